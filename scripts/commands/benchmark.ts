@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { type Db, openDatabase } from "../../app/server/db.server.ts";
+import { closeDatabase } from "../../app/server/db-transaction.server.ts";
 import { BenchmarkPlanError } from "../../app/domain/benchmark/plan.ts";
 import { parseShard } from "../../app/domain/benchmark/grid.ts";
 import { createLlm } from "../../app/server/llm/client.server.ts";
@@ -159,7 +160,8 @@ function reportInterrupted(s: GridSummary): void {
   console.error(paletteFor(process.stderr).warning(interruptedLine(done, s.droppedInFlight)));
 }
 
-async function runCommand(opts: RunOptions, command: Command): Promise<void> {
+/** `benchmark run`'s options, checked before the database is opened. */
+function parseRunOptions(opts: RunOptions) {
   const maxCostUsd = parseMaxCost(opts.maxCost);
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
@@ -169,7 +171,14 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
     opts.concurrency === undefined
       ? defaultConcurrency(loaded.plan, config)
       : parseIntOption("concurrency", opts.concurrency, 1, 4096);
-  const db = await openDatabase();
+  return { maxCostUsd, shard, loaded, config, concurrency };
+}
+
+type RunSettings = ReturnType<typeof parseRunOptions>;
+
+/** The grid's work on the opened database: shown, estimated, then run unless a dry run. */
+async function runOn(db: Db, parsed: RunSettings, opts: RunOptions, command: Command): Promise<void> {
+  const { maxCostUsd, shard, loaded, config, concurrency } = parsed;
   const work = await asUserError.async(() => prepareGridRun({ db, config, loaded, shard }));
   console.log(`plan "${loaded.plan.name}" (${loaded.hash}) from ${loaded.source}`);
   console.log(describeWork(work, opts.shard));
@@ -212,6 +221,25 @@ async function runCommand(opts: RunOptions, command: Command): Promise<void> {
   }
 }
 
+/**
+ * Runs `work` on the database, then closes it: an open PostgreSQL pool's idle connections would
+ * keep the process alive for the pool's idle timeout (10 s) after the command is done.
+ */
+async function withDatabase(work: (db: Db) => Promise<void>): Promise<void> {
+  const db = await openDatabase();
+  try {
+    await work(db);
+  } finally {
+    await closeDatabase(db);
+  }
+}
+
+async function runCommand(opts: RunOptions, command: Command): Promise<void> {
+  // Bad input is reported before the database is opened (a SQLite file created).
+  const parsed = parseRunOptions(opts);
+  await withDatabase((db) => runOn(db, parsed, opts, command));
+}
+
 async function statusCommand(opts: { plan: string; shard?: string; config?: string }): Promise<void> {
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   if (typeof shard === "string") throw new UserError(`--shard: ${shard}`);
@@ -220,12 +248,13 @@ async function statusCommand(opts: { plan: string; shard?: string; config?: stri
   const configPath = resolveConfigPath(opts.config);
   const config =
     opts.config !== undefined || existsSync(configPath) ? asUserError(() => loadLlmConfig(configPath)) : undefined;
-  const db = await openDatabase();
-  const work = await asUserError.async(() => shardWork(db, loaded, shard, config));
-  console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
-  if (!config)
-    console.log(`no LLM configuration (${configPath}): runs are matched on every setting but the roles' sampling`);
-  console.log(describeWork(work, opts.shard));
+  await withDatabase(async (db) => {
+    const work = await asUserError.async(() => shardWork(db, loaded, shard, config));
+    console.log(`plan "${loaded.plan.name}" (${loaded.hash})`);
+    if (!config)
+      console.log(`no LLM configuration (${configPath}): runs are matched on every setting but the roles' sampling`);
+    console.log(describeWork(work, opts.shard));
+  });
 }
 
 export function registerBenchmarkCommands(program: Command): void {
