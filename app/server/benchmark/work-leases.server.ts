@@ -10,9 +10,15 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import type { Db } from "../db.server.ts";
-import { transact } from "../db-transaction.server.ts";
 import type { SharedRequests } from "../llm/context.server.ts";
-import { claimLease, heldByOther, releaseLease, renewLeases, sweepLeases } from "../models/work-lease.server.ts";
+import {
+  claimLease,
+  heldByOther,
+  leaseWrite,
+  releaseLease,
+  renewLeases,
+  sweepLeases,
+} from "../models/work-lease.server.ts";
 
 /** How long a lease lasts without renewal: long enough that a busy event loop never lets one lapse. */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -51,22 +57,35 @@ export async function workerLeases(db: Db, options: WorkerLeaseOptions = {}): Pr
   const held = new Set<string>();
   // Leases a dead worker left on work already finished are never claimed again: clear them first.
   await sweepLeases(db, now(), deadLocalHolder);
-  // Writes go through `transact`, which orders them after this process's other write transactions.
-  const renew = () => transact(db, (tx) => renewLeases(tx, holder, [...held], now(), ttlMs));
+  const renew = () => leaseWrite(db, (db) => renewLeases(db, holder, [...held], now(), ttlMs));
   const timer = setInterval(() => void renew(), Math.max(10, Math.floor(ttlMs / 3)));
   timer.unref();
 
-  async function claim(key: string): Promise<boolean> {
-    const other = await heldByOther(db, key, holder, now());
+  // Keys another worker held at the last try: looked at before a claim, which would lock their row.
+  const heldElsewhere = new Set<string>();
+  /** Claims the key: one statement when it is free, one look at its holder more when it is not. */
+  async function take(key: string): Promise<boolean> {
+    const other = heldElsewhere.has(key) ? await heldByOther(db, key, holder, now()) : undefined;
+    if (!other && (await claimLease(db, key, holder, now(), ttlMs))) return true;
+    const still = other ?? (await heldByOther(db, key, holder, now()));
+    if (!still) return claimLease(db, key, holder, now(), ttlMs); // given up since the claim
+    if (!deadLocalHolder(still.holder)) return false;
     // A lease of a process of this machine that no longer runs is taken over without waiting for it to lapse.
-    const at = other && deadLocalHolder(other.holder) ? other.expiresAt : now();
-    if (!(await claimLease(db, key, holder, at, ttlMs + (now() - at)))) return false;
+    return claimLease(db, key, holder, still.expiresAt, ttlMs + (now() - still.expiresAt));
+  }
+  async function claim(key: string): Promise<boolean> {
+    if (!(await take(key))) {
+      if (heldElsewhere.size >= 10_000) heldElsewhere.clear(); // a hint only: bounded
+      heldElsewhere.add(key);
+      return false;
+    }
+    heldElsewhere.delete(key);
     held.add(key);
     return true;
   }
   async function release(key: string): Promise<void> {
     if (!held.delete(key)) return;
-    await transact(db, (tx) => releaseLease(tx, key, holder));
+    await leaseWrite(db, (db) => releaseLease(db, key, holder));
   }
   return {
     holder,
@@ -85,7 +104,8 @@ export async function workerLeases(db: Db, options: WorkerLeaseOptions = {}): Pr
 /**
  * Hands out items one at a time, each only once this worker holds its lease. An item another
  * live worker holds is set aside and tried again (after a pause) until that worker releases it —
- * the caller then reads what is left of it from the database — or its lease lapses.
+ * the caller then reads what is left of it from the database — or its lease lapses. The workers
+ * of a pool share one pause, so the items set aside are tried once per pause, not once per worker.
  */
 export function leasedQueue<T>(
   items: readonly T[],
@@ -93,16 +113,22 @@ export function leasedQueue<T>(
   leases: WorkerLeases | undefined,
   stopped: () => boolean,
 ) {
-  let ready = [...items];
+  const ready = [...items];
   let waiting: T[] = [];
+  let pausing: Promise<void> | undefined;
+  const pause = async () => {
+    await leases?.pause();
+    ready.push(...waiting);
+    waiting = [];
+    pausing = undefined;
+  };
   return {
     async next(): Promise<T | undefined> {
       while (!stopped()) {
         const item = ready.shift();
         if (item === undefined) {
-          if (waiting.length === 0) return undefined;
-          [ready, waiting] = [waiting, []];
-          await leases?.pause();
+          if (waiting.length === 0 && !pausing) return undefined;
+          await (pausing ??= pause());
           continue;
         }
         if (!leases || (await leases.claim(keyOf(item)))) return item;

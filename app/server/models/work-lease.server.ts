@@ -1,28 +1,42 @@
 /**
  * Data access for work_leases: who holds a piece of shared benchmark work, and until when. A
- * claim reads and writes in one write transaction (serializable on PostgreSQL), so two processes can never both see a
- * key free and both take it; a lapsed lease (its holder stopped renewing: killed, or hung) is
- * taken over by the next claim.
+ * claim is one statement, an insert that updates the key's row only when it is lapsed or already
+ * the holder's, so two processes can never both take a key; a lapsed lease (its holder stopped
+ * renewing: killed, or hung) is taken over by the next claim.
  */
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, lte, or } from "drizzle-orm";
 import { workLeases } from "../../../db/schema.ts";
 import { changedRows, type Db } from "../db.server.ts";
+import { dialectOf } from "../db-dialect.server.ts";
 import { transact } from "../db-transaction.server.ts";
 
 export type WorkLeaseRow = typeof workLeases.$inferSelect;
 
+/**
+ * Runs one lease statement as a write. On PostgreSQL it is atomic on its own (an insert … on
+ * conflict locks the row it finds and checks it as committed): a serializable transaction around
+ * it would only add round trips, and its reads conflict with every other worker's claims. On
+ * SQLite it goes through `transact`, whose queue waits for another process's write lock without
+ * blocking the event loop.
+ */
+export function leaseWrite<T>(db: Db, statement: (db: Db) => Promise<T>): Promise<T> {
+  return dialectOf(db) === "postgres" ? statement(db) : transact(db, statement);
+}
+
 /** Takes the key for `holder` until `now + ttlMs` when it is free, lapsed or already the holder's; true when taken. */
 export async function claimLease(db: Db, key: string, holder: string, now: number, ttlMs: number): Promise<boolean> {
-  return await transact(db, async (db) => {
-    const row = (await db.select().from(workLeases).where(eq(workLeases.workKey, key)).limit(1))[0];
-    if (row && row.holder !== holder && row.expiresAt > now) return false;
-    const lease = { holder, expiresAt: now + ttlMs };
-    await db
+  const lease = { holder, expiresAt: now + ttlMs };
+  const taken = await leaseWrite(db, (db) =>
+    db
       .insert(workLeases)
       .values({ workKey: key, ...lease })
-      .onConflictDoUpdate({ target: workLeases.workKey, set: lease });
-    return true;
-  });
+      .onConflictDoUpdate({
+        target: workLeases.workKey,
+        set: lease,
+        setWhere: or(eq(workLeases.holder, holder), lte(workLeases.expiresAt, now)),
+      }),
+  );
+  return changedRows(taken) > 0;
 }
 
 /** Moves the expiry of the holder's leases among `keys` to `now + ttlMs`; returns how many it still holds. */
