@@ -56,19 +56,20 @@ export interface SharedRequests {
 /**
  * Waits while another process has the identical request in flight; true when this process now
  * holds it (send it, then release it), false when that process's reply was stored meanwhile.
+ * Called once the caller's cache look-up found no reply, so it claims before looking again.
  */
 export async function holdRequest(ctx: ClientContext, key: string): Promise<boolean> {
   const { shared } = ctx;
   if (!shared) return true;
   for (;;) {
-    if (await ctx.replies.find(key)) return false;
     if (await shared.claimRequest(key)) {
-      // Stored between the look-up and the claim: nothing to send.
+      // Stored between the caller's look-up and the claim: nothing to send.
       if (!(await ctx.replies.find(key))) return true;
       await shared.releaseRequest(key);
       return false;
     }
     await shared.pause();
+    if (await ctx.replies.find(key)) return false;
   }
 }
 
