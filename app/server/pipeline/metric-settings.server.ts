@@ -14,6 +14,13 @@ export async function currentMetricParams(db: Db): Promise<MetricParams> {
   return parseMetricParams(stored, `settings "${SETTING_KEYS.metricParams}"`);
 }
 
+/**
+ * Records the parameters, unless they are the ones recorded: every write of a setting bumps the
+ * global data version, one row that, on PostgreSQL, concurrent writers wait for and then fail on
+ * (a benchmark stores metrics per run, always with the same parameters).
+ */
 export async function recordMetricParams(db: Db, params: MetricParams): Promise<void> {
+  const stored = await readSetting(db, SETTING_KEYS.metricParams);
+  if (stored !== undefined && JSON.stringify(stored) === JSON.stringify(params)) return;
   await writeSetting(db, SETTING_KEYS.metricParams, params);
 }
