@@ -8,6 +8,9 @@
  * and the importer would only parse them again and read their run back.
  * An id that is already stored goes through the importer after all (as a bundle named `label`),
  * inside the same transaction: it keeps an equal record and refuses a different one, as before.
+ * A process stores them one at a time: on PostgreSQL every run, turn and evaluation row bumps one
+ * data_versions row, so two stores at once wait for each other and the second then fails with a
+ * serialization error and is run again whole.
  */
 import type { RunShape } from "../../domain/baseline.ts";
 import type { Evaluation, MatchedPair, Run } from "../../domain/bundle.ts";
@@ -18,9 +21,21 @@ import { findEvaluation, insertEvaluationRecord } from "../models/evaluation.ser
 import { insertMatchedPair, storedMatchedPairIds } from "../models/matched-pair.server.ts";
 import { findRun, insertRunRecord } from "../models/run.server.ts";
 
+const queues = new WeakMap<Db, Promise<unknown>>();
+
+/** Runs the write transaction after the process's earlier own-record stores on the database. */
+function ownWrite(db: Db, work: (tx: Db) => Promise<void>): Promise<void> {
+  const run = (queues.get(db) ?? Promise.resolve()).then(() => transact(db, work));
+  queues.set(
+    db,
+    run.catch(() => {}),
+  );
+  return run;
+}
+
 /** Stores a run this process simulated, whole: its row, turns and snippets. */
 export async function storeOwnRun(db: Db, label: string, run: Run, scenarioId: string): Promise<void> {
-  await transact(db, async (db) => {
+  await ownWrite(db, async (db) => {
     if (await findRun(db, run.id)) await importBundleRecords(db, label, { runs: [run] });
     else await insertRunRecord(db, run, scenarioId);
   });
@@ -28,7 +43,7 @@ export async function storeOwnRun(db: Db, label: string, run: Run, scenarioId: s
 
 /** Stores matched pairs of runs this process holds stored, all or none. */
 export async function storeOwnPairs(db: Db, label: string, pairs: MatchedPair[]): Promise<void> {
-  await transact(db, async (db) => {
+  await ownWrite(db, async (db) => {
     const stored = await storedMatchedPairIds(
       db,
       pairs.map((p) => p.id),
@@ -40,7 +55,7 @@ export async function storeOwnPairs(db: Db, label: string, pairs: MatchedPair[])
 
 /** Stores an evaluation its judges returned, with its scores; `run` is what its run played and who spoke. */
 export async function storeOwnEvaluation(db: Db, label: string, evaluation: Evaluation, run: RunShape): Promise<void> {
-  await transact(db, async (db) => {
+  await ownWrite(db, async (db) => {
     if (await findEvaluation(db, evaluation.id)) await importBundleRecords(db, label, { evaluations: [evaluation] });
     else await insertEvaluationRecord(db, evaluation, run);
   });
