@@ -48,3 +48,31 @@ export async function openPostgres(url: string): Promise<PgDb> {
 export async function openPostgresAsDb(url: string): Promise<Db> {
   return (await openPostgres(url)) as unknown as Db;
 }
+
+/** Each pooled connection's own drizzle handle, made once: a locked transaction runs on one connection. */
+const connectionHandles = new WeakMap<pg.PoolClient, PgDb>();
+
+/**
+ * Runs `work` on one connection of the pool that holds the session advisory locks `keys` (taken in
+ * one order, so two holders of several never deadlock), released when it is done. A connection
+ * that fails is ended rather than returned to the pool, and its locks end with it.
+ */
+export async function withSessionLocks<T>(db: PgDb, keys: string[], work: (handle: PgDb) => Promise<T>): Promise<T> {
+  const client = await db.$client.connect();
+  let released = false;
+  try {
+    for (const key of [...keys].sort()) await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [key]);
+    let handle = connectionHandles.get(client);
+    if (!handle) connectionHandles.set(client, (handle = drizzle(client, { schema: pgTables }) as unknown as PgDb));
+    markPostgres(handle);
+    return await work(handle);
+  } finally {
+    try {
+      await client.query("select pg_advisory_unlock_all()");
+    } catch (err) {
+      client.release(err instanceof Error ? err : true);
+      released = true;
+    }
+    if (!released) client.release();
+  }
+}
