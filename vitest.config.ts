@@ -31,6 +31,7 @@ const POSTGRES_HALF = [
   "test/unit/run-emotion-view.test.ts",
   "test/unit/benchmark/workers.test.ts",
   "test/unit/benchmark/status-engines.test.ts",
+  "test/unit/db/transact-retry.test.ts",
 ];
 
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.
