@@ -32,6 +32,7 @@ const POSTGRES_HALF = [
   "test/unit/benchmark/workers.test.ts",
   "test/unit/benchmark/status-engines.test.ts",
   "test/unit/db/transact-retry.test.ts",
+  "test/unit/crowd/mturk-import-retry.test.ts",
 ];
 
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.
