@@ -51,6 +51,11 @@ export async function orResponse<T>(fn: () => T | Promise<T>): Promise<T> {
 export interface WriteOptions {
   db?: Db;
   lock?: string;
+  /**
+   * false: `fn` opens its own transactions after slow work of its own (a password hashed), which must
+   * not hold the write lock; the answers to errors are the same.
+   */
+  transaction?: boolean;
 }
 
 /**
@@ -80,7 +85,7 @@ export interface ActionFailure {
 export async function actionResult<T>(fn: (tx: Db) => T | Promise<T>, o: WriteOptions = {}) {
   const db = o.db ?? (await getDb());
   try {
-    return await withWriteLock(db, fn, { lock: o.lock });
+    return o.transaction === false ? await fn(db) : await withWriteLock(db, fn, { lock: o.lock });
   } catch (err) {
     if (err instanceof ServiceError) {
       return json<ActionFailure>({ ok: false, message: err.message, problems: err.problems }, { status: err.status });
