@@ -30,6 +30,10 @@ const POSTGRES_HALF = [
   "test/unit/validation/scored-backbones.test.ts",
   "test/unit/run-emotion-view.test.ts",
   "test/unit/benchmark/workers.test.ts",
+  "test/e2e/two-servers.test.ts",
+  "test/unit/benchmark/status-engines.test.ts",
+  "test/unit/db/transact-retry.test.ts",
+  "test/unit/crowd/mturk-import-retry.test.ts",
 ];
 
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.

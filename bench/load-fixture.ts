@@ -30,16 +30,34 @@ export interface LoadFixture {
   label: ConsensusLabel;
 }
 
+/**
+ * Enough synthetic runs for the study's trajectories (135 per scenario); with `conditions`, only
+ * that many conditions' runs (a small study that a PostgreSQL test imports in a second, not 20).
+ */
+function loadBundle(options: { trajectories: number; conditions?: number }) {
+  const bundle = syntheticBundle(Math.ceil(options.trajectories / 135));
+  if (options.conditions === undefined) return bundle;
+  const conditions = (bundle.conditions ?? []).slice(0, options.conditions);
+  const kept = new Set(conditions.map((c) => c.id));
+  const runs = (bundle.runs ?? []).filter((r) => kept.has(r.condition_id));
+  const runIds = new Set(runs.map((r) => r.id));
+  return {
+    ...bundle,
+    conditions,
+    runs,
+    matched_pairs: (bundle.matched_pairs ?? []).filter((p) => kept.has(p.condition_id)),
+    evaluations: (bundle.evaluations ?? []).filter((e) => runIds.has(e.run_id)),
+  };
+}
+
 /** Fills a fresh database file at `dbPath` and closes it, ready for the server to open. */
 export async function prepareLoadDatabase(
   dbPath: string,
-  options: { annotators: number; trajectories: number },
+  options: { annotators: number; trajectories: number; conditions?: number },
 ): Promise<LoadFixture> {
   const db = await openDatabase(dbPath);
   try {
-    await importBundleFiles(db, [
-      { file: "synthetic", text: JSON.stringify(syntheticBundle(Math.ceil(options.trajectories / 135))) },
-    ]);
+    await importBundleFiles(db, [{ file: "synthetic", text: JSON.stringify(loadBundle(options)) }]);
     const studyId = await createConsensusStudy(db, {
       name: "load",
       pool: "expert",

@@ -16,7 +16,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const admin = await requireUser(request, ["admin"]);
   const form = await readForm(request);
-  return actionResult(async (db) => json({ ok: true as const, message: await accountAction(db, admin.id, form) }));
+  // Each account change writes in its own transaction, after hashing any password outside it.
+  return actionResult(async (db) => json({ ok: true as const, message: await accountAction(db, admin.id, form) }), {
+    transaction: false,
+  });
 }
 
 /**

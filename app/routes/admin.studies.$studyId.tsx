@@ -25,6 +25,7 @@ import {
   orResponse,
   orResponseWrite,
 } from "../server/http/responses.server.ts";
+import { studyLock } from "../server/db-transaction.server.ts";
 import { resolveStudyFlag, studyFlagsPanel } from "../server/annotation/dashboard-flags.server.ts";
 import {
   setCountSurplus,
@@ -82,32 +83,51 @@ export async function action({ request, params }: ActionFunctionArgs) {
   // Every intent is for an existing study: an unknown id is a 404 before anything else.
   await orResponse(() => getStudy(db, studyId));
   if (intent === "close" || intent === "reopen") {
-    await orResponseWrite(async (db) => await setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"));
+    await orResponseWrite(async (db) => await setStudyStatus(db, studyId, intent === "close" ? "closed" : "open"), {
+      db,
+      lock: studyLock(studyId),
+    });
     return json(NO_ACTION_DATA);
   }
   if (intent === "resolve-flag") {
-    return actionResult(async (db) => {
-      await resolveStudyFlag(db, studyId, form.get("flagId"));
-      return json(NO_ACTION_DATA);
-    }, db);
+    return actionResult(
+      async (db) => {
+        await resolveStudyFlag(db, studyId, form.get("flagId"));
+        return json(NO_ACTION_DATA);
+      },
+      { db },
+    );
   }
   if (intent === "count-surplus") {
-    await orResponseWrite(async (db) => await setCountSurplus(db, studyId, form.get("countSurplus")));
+    await orResponseWrite(async (db) => await setCountSurplus(db, studyId, form.get("countSurplus")), { db });
     return json(NO_ACTION_DATA);
   }
   if (intent === "target-half-width") {
-    return actionResult(async (db) => {
-      await setTargetHalfWidth(db, studyId, form.get("targetHalfWidth"));
-      return json(NO_ACTION_DATA);
-    }, db);
+    return actionResult(
+      async (db) => {
+        await setTargetHalfWidth(db, studyId, form.get("targetHalfWidth"));
+        return json(NO_ACTION_DATA);
+      },
+      { db },
+    );
   }
   if (intent === "min-seconds") {
-    return actionResult(async (db) => {
-      await setMinSecondsOnTask(db, studyId, form.get("minSecondsOnTask"));
-      return json(NO_ACTION_DATA);
-    }, db);
+    return actionResult(
+      async (db) => {
+        await setMinSecondsOnTask(db, studyId, form.get("minSecondsOnTask"));
+        return json(NO_ACTION_DATA);
+      },
+      { db },
+    );
   }
-  const reply = await orResponseWrite(async (db) => await crowdDashboardAction(db, studyId, intent, form, request.url));
+  // Crowd actions may release places or change who may take one: they queue with the study's allocation.
+  const reply = await orResponseWrite(
+    async (db) => await crowdDashboardAction(db, studyId, intent, form, request.url),
+    {
+      db,
+      lock: studyLock(studyId),
+    },
+  );
   return json(reply.data, { status: reply.status });
 }
 

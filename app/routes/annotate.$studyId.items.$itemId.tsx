@@ -12,6 +12,7 @@ import {
   orResponseWrite,
   type ActionFailure,
 } from "../server/http/responses.server.ts";
+import { studyLock } from "../server/db-transaction.server.ts";
 import { recordItemShown } from "../server/annotation/item-shown.server.ts";
 import { saveTaskWork, taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
@@ -42,7 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // From now on the item is the annotator's to answer: a submit that came before this is refused (issue 28).
   // The one write a loader makes (test/unit/architecture.test.ts): it stamps the annotator's own
   // existing assignment once and creates, leases or submits nothing.
-  if (firstShowing) await orResponseWrite(async (db) => await recordItemShown(db, itemId, user.id), db);
+  if (firstShowing) await orResponseWrite(async (db) => await recordItemShown(db, itemId, user.id), { db });
   // A plain object: single fetch serialises it once (json() would stringify, then parse it back, per request).
   return page;
 }
@@ -62,28 +63,33 @@ export async function action({ request, params }: ActionFunctionArgs) {
   };
   // Opened from My labels: a submit goes back there, not on to the next unlabelled item.
   const fromMine = new URL(request.url).searchParams.get("from") === "mine";
-  return actionResult(async (db) => {
-    const result = await saveTaskWork(db, studyId, itemId, user, post);
-    switch (result.done) {
-      case "draft":
-      case "flagged":
-        return { ok: true as const, saved: result.done };
-      case "undo":
-        return redirect(`/annotate/${studyId}/items/${result.itemId}`);
-      // The next item is leased here, in the POST, and the browser goes straight to it.
-      case "skipped":
-        return redirect(await takeNextStep(db, studyId, user));
-      case "label":
-        if (form.get("then") === "stay") return { ok: true as const, saved: "label" as const };
-        if (fromMine) return redirect(`/annotate/${studyId}/mine`);
-        // On a study that gives gold feedback, the next page names the gold item just answered.
-        return redirect(
-          result.goldFeedback
-            ? withFeedbackFor(await takeNextStep(db, studyId, user), studyId, itemId)
-            : await takeNextStep(db, studyId, user),
-        );
-    }
-  });
+  // A submit or skip changes the study's allocation (and leases the next item): it queues on the study's lock.
+  const allocates = post.intent === "submit" || post.intent === "skip";
+  return actionResult(
+    async (db) => {
+      const result = await saveTaskWork(db, studyId, itemId, user, post);
+      switch (result.done) {
+        case "draft":
+        case "flagged":
+          return { ok: true as const, saved: result.done };
+        case "undo":
+          return redirect(`/annotate/${studyId}/items/${result.itemId}`);
+        // The next item is leased here, in the POST, and the browser goes straight to it.
+        case "skipped":
+          return redirect(await takeNextStep(db, studyId, user));
+        case "label":
+          if (form.get("then") === "stay") return { ok: true as const, saved: "label" as const };
+          if (fromMine) return redirect(`/annotate/${studyId}/mine`);
+          // On a study that gives gold feedback, the next page names the gold item just answered.
+          return redirect(
+            result.goldFeedback
+              ? withFeedbackFor(await takeNextStep(db, studyId, user), studyId, itemId)
+              : await takeNextStep(db, studyId, user),
+          );
+      }
+    },
+    { lock: allocates ? studyLock(studyId) : undefined },
+  );
 }
 
 function newClientToken(): string {

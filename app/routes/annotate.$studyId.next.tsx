@@ -2,6 +2,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
+import { studyLock } from "../server/db-transaction.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { currentStep, takeNextStep } from "../server/crowd/next-step.server.ts";
 import { getDb } from "../server/db.server.ts";
@@ -35,7 +36,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireUser(request, ["expert", "crowd"]);
   const studyId = parseId(params.studyId, "study");
   const db = await getDb();
-  throw redirect(await orResponseWrite(async (db) => await takeNextStep(db, studyId, user), db));
+  throw redirect(
+    await orResponseWrite(async (db) => await takeNextStep(db, studyId, user), { db, lock: studyLock(studyId) }),
+  );
 }
 
 export default function NextTask() {

@@ -101,14 +101,17 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const origin = attemptOrigin(request, user, context);
   const form = await readForm(request);
   const db = await getDb();
-  const { reply, status, next } = await orResponseWrite(async (db) => {
-    const outcome = await takeQualificationTest(db, user.id, form, origin);
-    // A pass goes straight to the first item, leased here in the POST (the next page's GET writes nothing).
-    const next = outcome.reply.passed
-      ? await firstItemPath(request, db, { ...user, qualifiedAt: new Date().toISOString() })
-      : null;
-    return { ...outcome, next };
-  }, db);
+  const { reply, status, next } = await orResponseWrite(
+    async (db) => {
+      const outcome = await takeQualificationTest(db, user.id, form, origin);
+      // A pass goes straight to the first item, leased here in the POST (the next page's GET writes nothing).
+      const next = outcome.reply.passed
+        ? await firstItemPath(request, db, { ...user, qualifiedAt: new Date().toISOString() })
+        : null;
+      return { ...outcome, next };
+    },
+    { db },
+  );
   if (reply.passed) throw redirect(next ?? nextPath(request));
   if (reply.locked) lockedRedirect(request, user);
   return json(reply, { status });

@@ -8,6 +8,7 @@ import {
 import { Form, useLoaderData, useActionData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { orResponse, orResponseWrite } from "../server/http/responses.server.ts";
+import { studyLock } from "../server/db-transaction.server.ts";
 import { getStudy } from "../server/annotation/studies.server.ts";
 import { currentUser, startSession, type SessionUser } from "../server/auth/session.server.ts";
 import { channelForEntry } from "../crowd-channels/registry.server.ts";
@@ -103,7 +104,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   };
   let outcome: Awaited<ReturnType<typeof enter>>;
   try {
-    outcome = await orResponseWrite(enter, db);
+    outcome = await orResponseWrite(enter, { db, lock: studyLock(study.id) });
   } catch (err) {
     if (!(err instanceof EntryLimited)) throw err;
     return json(

@@ -48,3 +48,69 @@ export async function openPostgres(url: string): Promise<PgDb> {
 export async function openPostgresAsDb(url: string): Promise<Db> {
   return (await openPostgres(url)) as unknown as Db;
 }
+
+/** Each pooled connection's own drizzle handle, made once: a locked transaction runs on one connection. */
+const connectionHandles = new WeakMap<pg.PoolClient, PgDb>();
+
+/** Per pool and lock key, the end of this process's queue for that lock. */
+const localQueues = new WeakMap<pg.Pool, Map<string, Promise<void>>>();
+
+/**
+ * Waits for this process's turn at each of `keys` (in order) and returns what ends it: only one of
+ * the process's transactions waits on PostgreSQL for a given lock, holding a pooled connection, so
+ * the pool's other connections stay free for reads while many requests queue for one study.
+ */
+async function localTurn(pool: pg.Pool, keys: string[]): Promise<() => void> {
+  let queues = localQueues.get(pool);
+  if (!queues) localQueues.set(pool, (queues = new Map()));
+  const ends: (() => void)[] = [];
+  for (const key of keys) {
+    const previous = queues.get(key) ?? Promise.resolve();
+    let end!: () => void;
+    const tail = previous.then(() => new Promise<void>((ok) => (end = ok)));
+    queues.set(key, tail);
+    await previous;
+    ends.push(() => {
+      end();
+      if (queues.get(key) === tail) queues.delete(key);
+    });
+  }
+  return () => {
+    for (const end of ends) end();
+  };
+}
+
+/**
+ * Runs `work` on one connection of the pool that holds the session advisory locks `keys` (taken in
+ * one order, so two holders of several never deadlock), released when it is done. A connection
+ * that fails is ended rather than returned to the pool, and its locks end with it.
+ */
+export async function withSessionLocks<T>(db: PgDb, keys: string[], work: (handle: PgDb) => Promise<T>): Promise<T> {
+  const ordered = [...keys].sort();
+  const endTurn = await localTurn(db.$client, ordered);
+  try {
+    return await onLockedConnection(db, ordered, work);
+  } finally {
+    endTurn();
+  }
+}
+
+async function onLockedConnection<T>(db: PgDb, keys: string[], work: (handle: PgDb) => Promise<T>): Promise<T> {
+  const client = await db.$client.connect();
+  let released = false;
+  try {
+    for (const key of keys) await client.query("select pg_advisory_lock(hashtextextended($1, 0))", [key]);
+    let handle = connectionHandles.get(client);
+    if (!handle) connectionHandles.set(client, (handle = drizzle(client, { schema: pgTables }) as unknown as PgDb));
+    markPostgres(handle);
+    return await work(handle);
+  } finally {
+    try {
+      await client.query("select pg_advisory_unlock_all()");
+    } catch (err) {
+      client.release(err instanceof Error ? err : true);
+      released = true;
+    }
+    if (!released) client.release();
+  }
+}

@@ -109,7 +109,7 @@ describe("the route wrappers on a full database (real SQLite file at its page ca
 
   it("actionResult answers 503 with Retry-After and the message, changes nothing, and writes again once space is freed", async () => {
     const before = await tableCounts(web);
-    const refused = (await actionResult((tx) => addExpert("full", tx), web)) as Response;
+    const refused = (await actionResult((tx) => addExpert("full", tx), { db: web })) as Response;
     expect(refused.status).toBe(503);
     expect(refused.headers.get("Retry-After")).toBe(String(FULL_RETRY_AFTER_SECONDS));
     const body = (await refused.json()) as { ok: boolean; message: string };
@@ -119,13 +119,13 @@ describe("the route wrappers on a full database (real SQLite file at its page ca
     expect(web.$client.inTransaction).toBe(false);
 
     filled.free();
-    const id = await actionResult((tx) => addExpert("freed", tx), web);
+    const id = await actionResult((tx) => addExpert("freed", tx), { db: web });
     expect((await findAnnotatorByUsername(web, "freed"))?.id).toBe(id);
     expect(web.$client.pragma("integrity_check", { simple: true })).toBe("ok");
   });
 
   it("orResponseWrite (a loader that leases) throws a 503 response with Retry-After, and recovers", async () => {
-    const thrown = await orResponseWrite((tx) => addExpert("full", tx), web).then(
+    const thrown = await orResponseWrite((tx) => addExpert("full", tx), { db: web }).then(
       () => null,
       (err: unknown) => err,
     );
@@ -136,7 +136,7 @@ describe("the route wrappers on a full database (real SQLite file at its page ca
     expect(await res.text()).toMatch(FULL_WORDS);
     expect(await findAnnotatorByUsername(web, "full")).toBeUndefined();
     filled.free();
-    await orResponseWrite((tx) => addExpert("freed", tx), web);
+    await orResponseWrite((tx) => addExpert("freed", tx), { db: web });
     expect(await findAnnotatorByUsername(web, "freed")).toBeDefined();
   });
 
@@ -153,7 +153,7 @@ describe("the route wrappers on a full database (real SQLite file at its page ca
   it("a wrapper's 503 keeps its Retry-After after Remix drops the route's headers (the adapter sets it from the note)", async () => {
     const request = documentRequest();
     const res = await answerUnavailable(request, async () => {
-      const answer = (await actionResult((tx) => addExpert("full", tx), web)) as Response;
+      const answer = (await actionResult((tx) => addExpert("full", tx), { db: web })) as Response;
       // Remix renders the page with the action's status but, without a `headers` export, none of its headers.
       return new Response("<p>the task page with the message</p>", {
         status: answer.status,

@@ -56,7 +56,7 @@ describe("withWriteLock", () => {
     other.exec("BEGIN IMMEDIATE");
     let ran = false;
     await expect(
-      withWriteLock(web, async (tx) => ((ran = true), await addExpert("never", tx)), 40),
+      withWriteLock(web, async (tx) => ((ran = true), await addExpert("never", tx)), { maxWaitMs: 40 }),
     ).rejects.toBeInstanceOf(DatabaseBusyError);
     other.exec("COMMIT");
     expect(ran).toBe(false);
@@ -99,7 +99,7 @@ describe("routes on a locked database", () => {
   it("an action waits past a short lock and stores its write", async () => {
     other.exec("BEGIN IMMEDIATE");
     setTimeout(() => other.exec("COMMIT"), 30);
-    const res = await actionResult(async (tx) => await addExpert("after-wait", tx), web);
+    const res = await actionResult(async (tx) => await addExpert("after-wait", tx), { db: web });
     expect(res).toBeTypeOf("number");
     expect(await exists("after-wait")).toBe(true);
   });
@@ -108,7 +108,7 @@ describe("routes on a locked database", () => {
     process.env.SOCRATES_WRITE_WAIT_MS = "40";
     try {
       other.exec("BEGIN IMMEDIATE");
-      const res = (await actionResult(async (tx) => await addExpert("blocked", tx), web)) as Response;
+      const res = (await actionResult(async (tx) => await addExpert("blocked", tx), { db: web })) as Response;
       expect(res.status).toBe(503);
       expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
       expect(await res.json()).toMatchObject({ ok: false, message: expect.stringMatching(/busy/) });
@@ -123,7 +123,9 @@ describe("routes on a locked database", () => {
     process.env.SOCRATES_WRITE_WAIT_MS = "40";
     try {
       other.exec("BEGIN IMMEDIATE");
-      const thrown = await orResponseWrite(async (tx) => await addExpert("blocked", tx), web).catch((e: unknown) => e);
+      const thrown = await orResponseWrite(async (tx) => await addExpert("blocked", tx), { db: web }).catch(
+        (e: unknown) => e,
+      );
       expect(thrown).toBeInstanceOf(Response);
       expect((thrown as Response).status).toBe(503);
       expect((thrown as Response).headers.get("Retry-After")).toMatch(/^\d+$/);

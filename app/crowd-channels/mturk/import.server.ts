@@ -222,7 +222,7 @@ export async function importMturkResults(
   if (study.pool !== "crowd")
     throw new ServiceError(409, `Study ${studyId} is an ${study.pool} study; only crowd studies take MTurk results`);
   const parsed = parseMturkResults(options.text, studyId);
-  const problems: ResultsProblem[] = [...parsed.problems];
+  const fileProblems: ResultsProblem[] = [...parsed.problems];
 
   const scenarios = new Map<string, AnswerScenario>();
   const scenarioOfRun = async (runId: string): Promise<AnswerScenario> => {
@@ -233,7 +233,7 @@ export async function importMturkResults(
   for (const row of parsed.rows) {
     const result = await prepareRow(db, studyId, row, scenarioOfRun);
     if (result.ok) prepared.push(result.prepared);
-    else problems.push(...result.problems);
+    else fileProblems.push(...result.problems);
   }
 
   return await transact(
@@ -241,6 +241,8 @@ export async function importMturkResults(
     async (db): Promise<MturkImportResult> => {
       const workersBefore = await crowdWorkerCount(db, CHANNEL);
       const summary = emptySummary(Boolean(options.dryRun), parsed.rows.length);
+      // Begun afresh on each run of the work (PostgreSQL may run it again): a problem is named once.
+      const problems = [...fileProblems];
       for (const { row, payload } of prepared) {
         try {
           const outcome = await recordCrowdAssignment(db, {

@@ -29,7 +29,7 @@ import { studyOrNotFound } from "../../server/crowd/crowd-study.server.ts";
 import { qualificationState } from "../../server/crowd/qualification.server.ts";
 import { findOrCreateCrowdWorker } from "../../server/crowd/workers.server.ts";
 import { parseStudyConfig, prolificSettingsSchema, type ProlificSettings } from "../../domain/study-config.ts";
-import { transact } from "../../server/db-transaction.server.ts";
+import { studyLock, transact } from "../../server/db-transaction.server.ts";
 
 const CHANNEL = "prolific";
 
@@ -160,32 +160,40 @@ export async function enterProlificSession(
       409,
       "This study is closed and takes no more answers. Please return your place in it on Prolific.",
     );
-  const entry = await transact(db, async (db): Promise<Omit<ProlificEntry, "next">> => {
-    const annotatorId = await findOrCreateCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
-    const stored = await findSession(db, CHANNEL, ids.SESSION_ID);
-    if (stored) {
-      if (stored.annotatorId !== annotatorId || stored.studyId !== studyId || stored.externalGroupId !== ids.STUDY_ID) {
-        throw new ServiceError(
-          409,
-          `The Prolific session ${ids.SESSION_ID} belongs to another participant or study. Please open the study from Prolific again.`,
-        );
+  const entry = await transact(
+    db,
+    async (db): Promise<Omit<ProlificEntry, "next">> => {
+      const annotatorId = await findOrCreateCrowdWorker(db, CHANNEL, ids.PROLIFIC_PID);
+      const stored = await findSession(db, CHANNEL, ids.SESSION_ID);
+      if (stored) {
+        if (
+          stored.annotatorId !== annotatorId ||
+          stored.studyId !== studyId ||
+          stored.externalGroupId !== ids.STUDY_ID
+        ) {
+          throw new ServiceError(
+            409,
+            `The Prolific session ${ids.SESSION_ID} belongs to another participant or study. Please open the study from Prolific again.`,
+          );
+        }
+        return { annotatorId, sessionRowId: stored.id, revisit: true };
       }
-      return { annotatorId, sessionRowId: stored.id, revisit: true };
-    }
-    const sessionRowId = await insertCrowdAssignment(db, {
-      channel: CHANNEL,
-      externalId: ids.SESSION_ID,
-      externalGroupId: ids.STUDY_ID,
-      studyId,
-      studyItemId: null,
-      annotatorId,
-      status: "accepted",
-      rewardUsd: settings.rewardUsd ?? null,
-      acceptedAt: now.toISOString(),
-      source: "prolific",
-    });
-    return { annotatorId, sessionRowId, revisit: false };
-  });
+      const sessionRowId = await insertCrowdAssignment(db, {
+        channel: CHANNEL,
+        externalId: ids.SESSION_ID,
+        externalGroupId: ids.STUDY_ID,
+        studyId,
+        studyItemId: null,
+        annotatorId,
+        status: "accepted",
+        rewardUsd: settings.rewardUsd ?? null,
+        acceptedAt: now.toISOString(),
+        source: "prolific",
+      });
+      return { annotatorId, sessionRowId, revisit: false };
+    },
+    { lock: studyLock(studyId) },
+  );
   return { ...entry, next: (await qualificationPath(db, studyId, entry.annotatorId)) ?? `/annotate/${studyId}/next` };
 }
 
@@ -228,25 +236,29 @@ async function completeSession(
   labels: number,
   now: Date,
 ): Promise<ProlificCompletion> {
-  return await transact(db, async (db): Promise<ProlificCompletion> => {
-    const session = await latestSession(db, CHANNEL, studyId, annotatorId);
-    if (!session) throw forbidden("Please open this study through the Prolific link you were given.");
-    let workSeconds = session.workSeconds;
-    if (session.status === "accepted") {
-      const at = now.toISOString();
-      workSeconds = session.acceptedAt ? Math.max(0, (now.getTime() - Date.parse(session.acceptedAt)) / 1000) : null;
-      await markSessionSubmitted(db, session.id, at, workSeconds, settings.rewardUsd ?? null);
-    }
-    // A finished participant keeps no lease: the item goes back to the pool at once.
-    await releaseLeasesOf(db, studyId, annotatorId);
-    return {
-      code: settings.completionCode,
-      url: prolificCompletionUrl(settings.completionCode),
-      labels,
-      target: settings.itemsPerSession,
-      workSeconds,
-    };
-  });
+  return await transact(
+    db,
+    async (db): Promise<ProlificCompletion> => {
+      const session = await latestSession(db, CHANNEL, studyId, annotatorId);
+      if (!session) throw forbidden("Please open this study through the Prolific link you were given.");
+      let workSeconds = session.workSeconds;
+      if (session.status === "accepted") {
+        const at = now.toISOString();
+        workSeconds = session.acceptedAt ? Math.max(0, (now.getTime() - Date.parse(session.acceptedAt)) / 1000) : null;
+        await markSessionSubmitted(db, session.id, at, workSeconds, settings.rewardUsd ?? null);
+      }
+      // A finished participant keeps no lease: the item goes back to the pool at once.
+      await releaseLeasesOf(db, studyId, annotatorId);
+      return {
+        code: settings.completionCode,
+        url: prolificCompletionUrl(settings.completionCode),
+        labels,
+        target: settings.itemsPerSession,
+        workSeconds,
+      };
+    },
+    { lock: studyLock(studyId) },
+  );
 }
 
 /**

@@ -22,7 +22,7 @@ import { findStudy } from "../models/study.server.ts";
 import { canDraw, drawNextRun } from "./active-draw.server.ts";
 import { identityConfirmedOnSubmit } from "./identity.server.ts";
 import { parseStudyConfig } from "../../domain/study-config.ts";
-import { transact } from "../db-transaction.server.ts";
+import { studyLock, transact } from "../db-transaction.server.ts";
 
 export interface Lease {
   assignmentId: number;
@@ -41,36 +41,40 @@ export async function releaseExpiredLeases(db: Db, studyId: number, now = new Da
 
 /** The annotator's next task in a study (their current lease if they hold one), or null when none is left for them. */
 export async function nextTask(db: Db, studyId: number, annotatorId: number, now = new Date()): Promise<Lease | null> {
-  return await transact(db, async (db): Promise<Lease | null> => {
-    const study = await findStudy(db, studyId);
-    if (!study) throw notFound(`Study ${studyId}`);
-    if (study.status !== "open") throw forbidden(`Study ${studyId} is closed`);
-    const { leaseMinutes } = parseStudyConfig(study.config);
-    await releaseExpiredLeases(db, studyId, now);
+  return await transact(
+    db,
+    async (db): Promise<Lease | null> => {
+      const study = await findStudy(db, studyId);
+      if (!study) throw notFound(`Study ${studyId}`);
+      if (study.status !== "open") throw forbidden(`Study ${studyId} is closed`);
+      const { leaseMinutes } = parseStudyConfig(study.config);
+      await releaseExpiredLeases(db, studyId, now);
 
-    const held = await heldLease(db, studyId, annotatorId);
-    if (held) return { ...held, resumed: true };
+      const held = await heldLease(db, studyId, annotatorId);
+      if (held) return { ...held, resumed: true };
 
-    const open = async () =>
-      await firstOpenItem(
-        db,
-        studyId,
-        annotatorId,
-        study.labelsPerItem,
-        await identityConfirmedOnSubmit(db, annotatorId),
-        now.toISOString(),
-        await advanceAllocationCursor(db, studyId, study.labelsPerItem),
-      );
-    let itemId = await open();
-    // An active study draws its next run only when nothing is open for the asker, in this transaction, so two
-    // concurrent askers never draw twice (active-draw.server.ts).
-    while (itemId === undefined && (await drawNextRun(db, study, now))) itemId = await open();
-    if (itemId === undefined) return null;
-    const leaseExpiresAt = addMinutes(now, leaseMinutes);
-    // An annotator who let a lease lapse on this item may take it again: the row is reused.
-    const assignmentId = await upsertLease(db, itemId, annotatorId, now.toISOString(), leaseExpiresAt);
-    return { assignmentId, itemId, leaseExpiresAt, resumed: false };
-  });
+      const open = async () =>
+        await firstOpenItem(
+          db,
+          studyId,
+          annotatorId,
+          study.labelsPerItem,
+          await identityConfirmedOnSubmit(db, annotatorId),
+          now.toISOString(),
+          await advanceAllocationCursor(db, studyId, study.labelsPerItem),
+        );
+      let itemId = await open();
+      // An active study draws its next run only when nothing is open for the asker, in this transaction, so two
+      // concurrent askers never draw twice (active-draw.server.ts).
+      while (itemId === undefined && (await drawNextRun(db, study, now))) itemId = await open();
+      if (itemId === undefined) return null;
+      const leaseExpiresAt = addMinutes(now, leaseMinutes);
+      // An annotator who let a lease lapse on this item may take it again: the row is reused.
+      const assignmentId = await upsertLease(db, itemId, annotatorId, now.toISOString(), leaseExpiresAt);
+      return { assignmentId, itemId, leaseExpiresAt, resumed: false };
+    },
+    { lock: studyLock(studyId) },
+  );
 }
 
 /**

@@ -11,7 +11,7 @@ import { findAssignment, markSkipped, submittedItemBefore, type AssignmentRow } 
 import { insertItemFlag } from "../models/item-flag.server.ts";
 import { studyForWorker } from "./access.server.ts";
 import { loadItem } from "./task-view.server.ts";
-import { transact } from "../db-transaction.server.ts";
+import { studyLock, transact } from "../db-transaction.server.ts";
 
 export const SKIP_REASON_MAX = 500;
 export const FLAG_COMMENT_MAX = 1000;
@@ -49,16 +49,20 @@ export async function skipItem(
   reason: unknown,
 ): Promise<void> {
   const text = parsed(skipReasonSchema, reason ?? "", "reason", "The skip reason is too long");
-  await transact(db, async (db) => {
-    const assignment = await ownItem(db, studyId, itemId, user);
-    if (assignment.status === "submitted")
-      throw new ServiceError(
-        409,
-        "You have already labelled this item, so it cannot be skipped; you can revise your label instead",
-      );
-    if (assignment.status === "skipped") return;
-    await markSkipped(db, assignment.id, new Date().toISOString(), text === "" ? null : text);
-  });
+  await transact(
+    db,
+    async (db) => {
+      const assignment = await ownItem(db, studyId, itemId, user);
+      if (assignment.status === "submitted")
+        throw new ServiceError(
+          409,
+          "You have already labelled this item, so it cannot be skipped; you can revise your label instead",
+        );
+      if (assignment.status === "skipped") return;
+      await markSkipped(db, assignment.id, new Date().toISOString(), text === "" ? null : text);
+    },
+    { lock: studyLock(studyId) },
+  );
 }
 
 /** Stores the annotator's flag on an item (it neither skips nor submits); returns the flag id. */

@@ -25,7 +25,7 @@ import {
   loadItem,
   type SnippetContext,
 } from "./task-view.server.ts";
-import { transact } from "../db-transaction.server.ts";
+import { studyLock, transact } from "../db-transaction.server.ts";
 
 export interface SubmitInput {
   studyId: number;
@@ -159,7 +159,7 @@ export async function submitLabel(db: Db, input: SubmitInput): Promise<SubmitRes
     ]);
   checkSecondsOnTask(input.secondsOnTask);
   checkedComment(input.comment);
-  return await transact(db, async (db) => await storeSubmit(db, input));
+  return await transact(db, async (db) => await storeSubmit(db, input), { lock: studyLock(input.studyId) });
 }
 
 /**
@@ -168,11 +168,15 @@ export async function submitLabel(db: Db, input: SubmitInput): Promise<SubmitRes
  * (item-shown.server.ts). Services and seeding that write labels without a page call `submitLabel`.
  */
 export async function submitShownLabel(db: Db, input: SubmitInput, now = new Date()): Promise<SubmitResult> {
-  return await transact(db, async (db) => {
-    await loadItem(db, input.studyId, input.itemId); // an item that does not exist is a 404 first, as for any submit
-    await refuseUnshown(db, input.itemId, input.annotatorId, now);
-    return await submitLabel(db, input);
-  });
+  return await transact(
+    db,
+    async (db) => {
+      await loadItem(db, input.studyId, input.itemId); // an item that does not exist is a 404 first, as for any submit
+      await refuseUnshown(db, input.itemId, input.annotatorId, now);
+      return await submitLabel(db, input);
+    },
+    { lock: studyLock(input.studyId) },
+  );
 }
 
 /** Autosaved work in progress: checked for size and shape only, replaced on every save. */

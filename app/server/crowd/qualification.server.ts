@@ -140,10 +140,10 @@ export async function takeQualificationTest(
   annotatorId: number,
   form: FormData,
   origin: AttemptOrigin,
+  test: QualificationTest = loadQualificationTest(),
 ): Promise<Outcome> {
   if ((await attemptCount(db, annotatorId)) >= MAX_QUALIFICATION_ATTEMPTS)
     return { reply: refusal({ locked: true }), status: 403 };
-  const test = loadQualificationTest();
   const answers: Record<string, string> = {};
   for (const q of test.questions) {
     const value = form.get(q.id);

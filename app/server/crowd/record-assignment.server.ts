@@ -29,7 +29,7 @@ import { findCrowdWorker } from "../models/annotator.server.ts";
 import type { StudyRow } from "../models/study.server.ts";
 import { studyOrNotFound } from "./crowd-study.server.ts";
 import { findOrCreateCrowdWorker, type WorkerChannel } from "./workers.server.ts";
-import { transact } from "../db-transaction.server.ts";
+import { studyLock, transact } from "../db-transaction.server.ts";
 
 export interface CrowdAssignmentInput {
   channel: Exclude<WorkerChannel, "link">;
@@ -241,34 +241,38 @@ async function recordNew(
  * "mismatch" and changes nothing. Runs in its own transaction, or as a savepoint inside the caller's.
  */
 export async function recordCrowdAssignment(db: Db, input: CrowdAssignmentInput): Promise<CrowdAssignmentOutcome> {
-  return await transact(db, async (db): Promise<CrowdAssignmentOutcome> => {
-    const study = await studyOrNotFound(db, input.studyId);
-    const stored = await findCrowdAssignment(db, input.channel, input.externalId);
-    const pending = isPendingReport(input, stored) ? stored : undefined;
-    if (stored && !pending && stored.studyItemId !== input.itemId) {
-      throw new ServiceError(
-        409,
-        `Assignment ${input.externalId} was stored for item ${stored.studyItemId}, not item ${input.itemId}`,
-      );
-    }
-    // A pending assignment reported for another worker, HIT or item is left as it is; the worker is not even created.
-    if (pending) {
-      const mismatch = await mismatchOf(db, input, pending, null);
-      if (mismatch) return { kind: "mismatch", message: mismatch };
-    }
-    const annotatorId = stored?.annotatorId ?? (await findOrCreateCrowdWorker(db, input.channel, input.workerId));
-    // A rejected assignment's answer is never used, so it need not be valid.
-    const payload =
-      input.status === "rejected"
-        ? null
-        : await validatePayload(db, input.itemId, input.studyId, annotatorId, input.payload);
-    const hash = payload ? payloadHash(payload) : null;
-    if (pending) {
-      const mismatch = await mismatchOf(db, input, pending, hash);
-      if (mismatch) return { kind: "mismatch", message: mismatch };
-    }
-    return stored
-      ? await updateStored(db, input, study, stored, payload, hash)
-      : await recordNew(db, input, study, annotatorId, payload, hash);
-  });
+  return await transact(
+    db,
+    async (db): Promise<CrowdAssignmentOutcome> => {
+      const study = await studyOrNotFound(db, input.studyId);
+      const stored = await findCrowdAssignment(db, input.channel, input.externalId);
+      const pending = isPendingReport(input, stored) ? stored : undefined;
+      if (stored && !pending && stored.studyItemId !== input.itemId) {
+        throw new ServiceError(
+          409,
+          `Assignment ${input.externalId} was stored for item ${stored.studyItemId}, not item ${input.itemId}`,
+        );
+      }
+      // A pending assignment reported for another worker, HIT or item is left as it is; the worker is not even created.
+      if (pending) {
+        const mismatch = await mismatchOf(db, input, pending, null);
+        if (mismatch) return { kind: "mismatch", message: mismatch };
+      }
+      const annotatorId = stored?.annotatorId ?? (await findOrCreateCrowdWorker(db, input.channel, input.workerId));
+      // A rejected assignment's answer is never used, so it need not be valid.
+      const payload =
+        input.status === "rejected"
+          ? null
+          : await validatePayload(db, input.itemId, input.studyId, annotatorId, input.payload);
+      const hash = payload ? payloadHash(payload) : null;
+      if (pending) {
+        const mismatch = await mismatchOf(db, input, pending, hash);
+        if (mismatch) return { kind: "mismatch", message: mismatch };
+      }
+      return stored
+        ? await updateStored(db, input, study, stored, payload, hash)
+        : await recordNew(db, input, study, annotatorId, payload, hash);
+    },
+    { lock: studyLock(input.studyId) },
+  );
 }

@@ -44,12 +44,27 @@ export async function orResponse<T>(fn: () => T | Promise<T>): Promise<T> {
 }
 
 /**
+ * Where a web write runs: the database handle the route already holds (else the process's), and the
+ * lock of a study whose allocation it changes (`studyLock`: taken from the start on PostgreSQL,
+ * rather than the transaction starting again when the service asks for it).
+ */
+export interface WriteOptions {
+  db?: Db;
+  lock?: string;
+  /**
+   * false: `fn` opens its own transactions after slow work of its own (a password hashed), which must
+   * not hold the write lock; the answers to errors are the same.
+   */
+  transaction?: boolean;
+}
+
+/**
  * For loaders that write (a lease, a crowd entry): `orResponse` run under the write lock, waited for without blocking.
  */
-export async function orResponseWrite<T>(fn: (tx: Db) => T | Promise<T>, dbGiven?: Db): Promise<Awaited<T>> {
-  const db = dbGiven ?? (await getDb());
+export async function orResponseWrite<T>(fn: (tx: Db) => T | Promise<T>, o: WriteOptions = {}): Promise<Awaited<T>> {
+  const db = o.db ?? (await getDb());
   try {
-    return await withWriteLock(db, fn);
+    return await withWriteLock(db, fn, { lock: o.lock });
   } catch (err) {
     throw errorResponse(err) ?? err;
   }
@@ -67,10 +82,10 @@ export interface ActionFailure {
  * Retry-After.
  * `fn` gets the transaction's handle and queries through it; it must not wait on the network.
  */
-export async function actionResult<T>(fn: (tx: Db) => T | Promise<T>, dbGiven?: Db) {
-  const db = dbGiven ?? (await getDb());
+export async function actionResult<T>(fn: (tx: Db) => T | Promise<T>, o: WriteOptions = {}) {
+  const db = o.db ?? (await getDb());
   try {
-    return await withWriteLock(db, fn);
+    return o.transaction === false ? await fn(db) : await withWriteLock(db, fn, { lock: o.lock });
   } catch (err) {
     if (err instanceof ServiceError) {
       return json<ActionFailure>({ ok: false, message: err.message, problems: err.problems }, { status: err.status });

@@ -45,7 +45,8 @@ export function isDatabaseBusy(err: unknown): boolean {
 /**
  * Runs `work` in one write transaction (app/server/db-transaction.server.ts), waiting for another
  * process's lock asynchronously for up to `maxWaitMs` (then DatabaseBusyError, with nothing run).
- * `work` gets the transaction's handle and must query through it. A service refusal
+ * `work` gets the transaction's handle and must query through it; `lock` names the advisory lock
+ * of work that changes a study's allocation (transact's `lock`, studyLock). A service refusal
  * (ServiceError) or a Remix response thrown as control flow is an answer, so what was written
  * before it is kept, exactly as without the surrounding transaction; any other error is a crash
  * and rolls everything back.
@@ -53,7 +54,7 @@ export function isDatabaseBusy(err: unknown): boolean {
 export async function withWriteLock<T>(
   db: Db,
   work: (tx: Db) => T | Promise<T>,
-  maxWaitMs = writeWaitMs(),
+  { maxWaitMs = writeWaitMs(), lock }: { maxWaitMs?: number; lock?: string } = {},
 ): Promise<Awaited<T>> {
   let outcome: { value: Awaited<T> } | { answer: unknown };
   try {
@@ -67,7 +68,7 @@ export async function withWriteLock<T>(
           throw err;
         }
       },
-      { maxWaitMs },
+      { maxWaitMs, lock },
     );
   } catch (err) {
     throw err instanceof DatabaseBusy ? new DatabaseBusyError() : err;

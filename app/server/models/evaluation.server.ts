@@ -8,7 +8,7 @@ import type { RunShape } from "../../domain/baseline.ts";
 import type { Evaluation } from "../../domain/bundle.ts";
 import { deriveEvaluationScores } from "../../domain/evaluation-scores.ts";
 import type { Db } from "../db.server.ts";
-import { jsonOrNull, preparedOnce, rawPlaceholder } from "./prepared.server.ts";
+import { insertRows, jsonOrNull, preparedOnce, rawPlaceholder } from "./prepared.server.ts";
 import { changedRows } from "../db.server.ts";
 
 const { evaluations, evaluationScores, interventionJudgments } = schema;
@@ -235,15 +235,17 @@ export async function insertEvaluationRecord(db: Db, evaluation: Evaluation, run
     promptVersion: evaluation.prompt_version ?? null,
     recordedAt: evaluation.created_at ?? null,
   });
-  const score = insertScore(db);
-  for (const r of deriveEvaluationScores(evaluation, run)) {
-    await score.execute({
+  await insertRows(
+    db,
+    evaluationScores,
+    insertScore,
+    deriveEvaluationScores(evaluation, run).map((r) => ({
       evaluationId: evaluation.id,
       topicId: r.topicId,
       turnId: r.turnId,
       score: r.score,
       located: r.located ? 1 : 0,
       stances: r.stances ? JSON.stringify(r.stances) : null,
-    });
-  }
+    })),
+  );
 }

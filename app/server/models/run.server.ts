@@ -10,7 +10,7 @@ import type { EmotionTurn } from "../../domain/emotion/trajectory.ts";
 import { recordedIdentity } from "../../domain/simulation/run-identity.ts";
 import { segmentSnippets } from "../../domain/snippets.ts";
 import type { Db } from "../db.server.ts";
-import { jsonOrNull, preparedOnce, rawPlaceholder } from "./prepared.server.ts";
+import { insertRows, jsonOrNull, preparedOnce, rawPlaceholder } from "./prepared.server.ts";
 import { storedOrder } from "./portable-sql.server.ts";
 
 const { runs, conditions, scenarios, turns, snippets, evaluations } = schema;
@@ -327,9 +327,11 @@ export async function insertRunRecord(db: Db, run: Run, scenarioId: string): Pro
     // The run's identity, from what it records: planners find it by these (run-identity.ts).
     ...recordedIdentity(run),
   });
-  const turn = insertTurn(db);
-  for (const t of run.turns) {
-    await turn.execute({
+  await insertRows(
+    db,
+    turns,
+    insertTurn,
+    run.turns.map((t) => ({
       runId: run.id,
       turnId: t.turn_id,
       speaker: t.speaker,
@@ -339,22 +341,24 @@ export async function insertRunRecord(db: Db, run: Run, scenarioId: string): Pro
       signal: t.signal ?? null,
       emotion: t.emotion ?? null,
       emotionReason: t.emotion_reason ?? null,
-    });
-  }
+    })),
+  );
   const spans = segmentSnippets(
     run.turns.map((t) => ({ turnId: t.turn_id, role: t.role, speaker: t.speaker })),
     run.party_order,
     run.turn_order ?? "cyclic",
   );
-  const snippet = insertSnippet(db);
-  for (const s of spans) {
-    await snippet.execute({
+  await insertRows(
+    db,
+    snippets,
+    insertSnippet,
+    spans.map((s) => ({
       runId: run.id,
       position: s.position,
       startTurn: s.startTurn,
       endTurn: s.endTurn,
       isLast: s.isLast ? 1 : 0,
       isPartial: s.isPartial ? 1 : 0,
-    });
-  }
+    })),
+  );
 }

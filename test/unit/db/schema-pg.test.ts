@@ -115,15 +115,26 @@ describe("committed migrations", () => {
 });
 
 describe("the PostgreSQL migrations' triggers", () => {
-  const triggers = (dir: string, pattern: RegExp) =>
-    readdirSync(join(ROOT, dir))
-      .filter((f) => f.endsWith(".sql"))
-      .flatMap((f) => [...readFileSync(join(ROOT, dir, f), "utf8").matchAll(pattern)].map((m) => m[1]))
-      .sort();
+  /** The triggers a folder's migrations leave, in order: each CREATE adds one, each DROP takes it away. */
+  const triggers = (dir: string, created: RegExp, dropped: RegExp) => {
+    const left = new Set<string>();
+    for (const f of readdirSync(join(ROOT, dir))
+      .filter((name) => name.endsWith(".sql"))
+      .sort()) {
+      const text = readFileSync(join(ROOT, dir, f), "utf8");
+      const events = [
+        ...[...text.matchAll(created)].map((m) => ({ at: m.index, name: m[1], add: true })),
+        ...[...text.matchAll(dropped)].map((m) => ({ at: m.index, name: m[1], add: false })),
+      ].sort((a, b) => a.at - b.at);
+      for (const e of events) e.add ? left.add(e.name) : left.delete(e.name);
+    }
+    return [...left].sort();
+  };
 
-  it("has every SQLite trigger under the same name", () => {
-    const sqlite = triggers("db/migrations", /CREATE TRIGGER `(\w+)`/g);
+  it("leaves every SQLite trigger under the same name, and no other", () => {
+    const sqlite = triggers("db/migrations", /CREATE TRIGGER `(\w+)`/g, /DROP TRIGGER IF EXISTS `(\w+)`/g);
     expect(sqlite.length).toBeGreaterThan(50);
-    expect(triggers("db/migrations-pg", /CREATE TRIGGER (\w+) /g)).toEqual(sqlite);
+    expect(sqlite).not.toContain("data_versions_evaluation_scores_insert");
+    expect(triggers("db/migrations-pg", /CREATE TRIGGER (\w+) /g, /DROP TRIGGER IF EXISTS (\w+) /g)).toEqual(sqlite);
   });
 });

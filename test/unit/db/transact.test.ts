@@ -4,6 +4,10 @@
  * and leaves nothing, a transaction that awaits is invisible to other servers until it commits, two
  * concurrent read-modify-write transactions lose no update (in one process, and from two
  * "servers" — two handles — on one database), and a transaction started on `tx` is a savepoint in it.
+ * Work that names a `lock` runs once per call, however many servers run it at once (PostgreSQL
+ * queues it behind an advisory lock instead of re-running it after serialization failures), and an
+ * unlocked transaction whose nested work names a lock starts again holding it, even when the work
+ * catches the nested failure.
  */
 import { join } from "node:path";
 import { eq, sql } from "drizzle-orm";
@@ -148,4 +152,51 @@ describe.each(["sqlite", "postgres"] as const)("transact on %s", (engine) => {
     });
     expect([await version(db, "e"), await version(db, "f")]).toEqual([1, 1]);
   });
+
+  it.skipIf(engine === "postgres" && pgMissing)(
+    "runs locked work once per call, however many servers run it at once",
+    { timeout: 30_000 },
+    async () => {
+      const [a, b] = await twoHandles(engine);
+      let runs = 0;
+      const work = async (tx: Db) => {
+        runs++;
+        await increment(tx, "g");
+      };
+      await Promise.all(Array.from({ length: 12 }, (_, i) => transact(i % 2 ? a : b, work, { lock: "study:1" })));
+      expect([runs, await version(a, "g")]).toEqual([12, 12]);
+    },
+  );
+
+  it.skipIf(engine === "postgres" && pgMissing)(
+    "starts an unlocked transaction again holding the lock its nested work names",
+    { timeout: 30_000 },
+    async () => {
+      const [a, b] = await twoHandles(engine);
+      let outerRuns = 0;
+      let lockedRuns = 0;
+      const work = async (tx: Db) => {
+        outerRuns++;
+        await increment(tx, "h");
+        try {
+          await transact(
+            tx,
+            async (inner) => {
+              lockedRuns++;
+              await increment(inner, "i");
+            },
+            { lock: "study:2" },
+          );
+        } catch {
+          // Swallowed on purpose: the transaction must start again all the same.
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, (_, i) => transact(i % 2 ? a : b, work)));
+      expect([await version(a, "h"), await version(a, "i"), lockedRuns]).toEqual([8, 8, 8]);
+      // On PostgreSQL each call ran at least once without the lock (more after serialization failures there),
+      // then once holding it; SQLite ignores locks.
+      if (engine === "postgres") expect(outerRuns).toBeGreaterThanOrEqual(16);
+      else expect(outerRuns).toBe(8);
+    },
+  );
 });
