@@ -57,8 +57,12 @@ export async function workerLeases(db: Db, options: WorkerLeaseOptions = {}): Pr
   const held = new Set<string>();
   // Leases a dead worker left on work already finished are never claimed again: clear them first.
   await sweepLeases(db, now(), deadLocalHolder);
-  const renew = () => leaseWrite(db, (db) => renewLeases(db, holder, [...held], now(), ttlMs));
-  const timer = setInterval(() => void renew(), Math.max(10, Math.floor(ttlMs / 3)));
+  // A failed renewal is tried again at the next tick (a lease lasts three); `close` waits for the last one.
+  let renewing: Promise<unknown> = Promise.resolve();
+  const renew = () => {
+    renewing = leaseWrite(db, (db) => renewLeases(db, holder, [...held], now(), ttlMs)).catch(() => 0);
+  };
+  const timer = setInterval(renew, Math.max(10, Math.floor(ttlMs / 3)));
   timer.unref();
 
   // Keys another worker held at the last try: looked at before a claim, which would lock their row.
@@ -96,6 +100,7 @@ export async function workerLeases(db: Db, options: WorkerLeaseOptions = {}): Pr
     pause: () => new Promise((resolve) => setTimeout(resolve, POLL_MS)),
     async close() {
       clearInterval(timer);
+      await renewing; // before the caller closes the database
       for (const key of [...held]) await release(key);
     },
   };
