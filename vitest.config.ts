@@ -31,6 +31,8 @@ const POSTGRES_HALF = [
   "test/unit/run-emotion-view.test.ts",
   "test/unit/benchmark/workers.test.ts",
   "test/e2e/two-servers.test.ts",
+  "test/unit/llm/llm-call.test.ts",
+  "test/unit/benchmark/work-leases.test.ts",
   "test/unit/benchmark/status-engines.test.ts",
   "test/unit/db/transact-retry.test.ts",
   "test/unit/crowd/mturk-import-retry.test.ts",

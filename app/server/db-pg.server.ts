@@ -27,7 +27,8 @@ const ADMIN_SHUTDOWN = "57P01";
 
 /** Connects, brings the schema up to date, and returns the database; `close` ends the pool. */
 export async function openPostgres(url: string): Promise<PgDb> {
-  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  // allowExitOnIdle: a command ends when its work does, not when idle connections time out (10 s).
+  const pool = new pg.Pool({ connectionString: url, max: 8, allowExitOnIdle: true });
   // An idle connection the server ends (a restart, a dropped database) must not crash the process:
   // the pool replaces it on the next query. Anything else is reported.
   pool.on("error", (err: Error & { code?: string }) => {

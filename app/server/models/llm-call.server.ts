@@ -146,8 +146,9 @@ export async function usageByRole(db: Db, subject?: string) {
     .select({
       role: llmCalls.role,
       calls: sql<number>`count(*)`,
-      ok: sql<number>`sum(${llmCalls.status} = 'ok')`,
-      failed: sql<number>`sum(${llmCalls.status} = 'failed')`,
+      // A CASE, not a summed comparison: PostgreSQL sums no booleans.
+      ok: sql<number>`sum(case when ${llmCalls.status} = 'ok' then 1 else 0 end)`,
+      failed: sql<number>`sum(case when ${llmCalls.status} = 'failed' then 1 else 0 end)`,
       attempts: sql<number>`sum(${llmCalls.attempts})`,
       promptTokens: sql<number>`sum(${llmCalls.promptTokens})`,
       completionTokens: sql<number>`sum(${llmCalls.completionTokens})`,
