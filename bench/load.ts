@@ -9,10 +9,13 @@
  * With ENGINE=postgres the fixture is copied (`db copy`) into a throwaway PostgreSQL database
  * (harness/postgres.ts, or DATABASE_URL's server) and SERVERS app servers (default 2) serve it,
  * the clients spread over them round-robin: several app servers on one database.
+ * With PACE=human the annotators arrive over the first 20 s and spend 20–40 s on each item (about
+ * two submits per second from 50), as in bench:annotation-http's human phase (DURATION default 90).
  * Figures only, no pass/fail; the exit code is 1 when a label is missing or an answer was an error.
  *
  *   npm run bench:load        (DURATION=30 seconds, ANNOTATORS=50, IMPORT_MB=46; REBUILD=1 rebuilds build-test/ first)
  *   ENGINE=postgres SERVERS=2 npm run bench:load
+ *   ENGINE=postgres SERVERS=2 PACE=human npm run bench:load
  */
 import { join } from "node:path";
 import { startAppServer } from "../harness/app-server.ts";
@@ -24,7 +27,8 @@ import { latencyReport, LoadRecord, runAnnotatorClient } from "./load-clients.ts
 import { checkStored, prepareLoadDatabase } from "./load-fixture.ts";
 import { largeBundleFile, startCliImport } from "./load-import.ts";
 
-const SECONDS = Number(process.env.DURATION ?? 30);
+const HUMAN = process.env.PACE === "human";
+const SECONDS = Number(process.env.DURATION ?? (HUMAN ? 90 : 30));
 const ANNOTATORS = Number(process.env.ANNOTATORS ?? 50);
 const IMPORT_MB = Number(process.env.IMPORT_MB ?? 0);
 const ENGINE = process.env.ENGINE === "postgres" ? "postgres" : "sqlite";
@@ -68,6 +72,7 @@ try {
           stop: () => stopping,
           draftEvery: 5,
           record,
+          ...(HUMAN ? { thinkMs: () => 20_000 + Math.random() * 20_000, arriveWithinMs: 20_000 } : {}),
         }),
       ),
     );
@@ -81,7 +86,7 @@ try {
   await database?.drop();
   const errors = record.samples.filter((s) => !s.ok).length;
   console.log(
-    `Web server under load: ${ANNOTATORS} annotators over HTTP for ${elapsed.toFixed(1)} s (${fixture.items} items, k = 3); ` +
+    `Web server under load: ${ANNOTATORS} annotators${HUMAN ? " at human pace" : ""} over HTTP for ${elapsed.toFixed(1)} s (${fixture.items} items, k = 3); ` +
       `${SERVERS} server(s) on ${ENGINE === "postgres" ? "one PostgreSQL database" : "one SQLite file"}`,
   );
   console.log(`  submits acknowledged  ${record.acknowledged.length}`);
