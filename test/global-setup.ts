@@ -11,8 +11,8 @@
  */
 import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
-import { postgresAvailable, prepareTemplate, startTestServer } from "../harness/postgres.ts";
-import { buildApp, ROOT } from "../harness/test-build.ts";
+import { postgresAvailable, prepareTemplate, startTestServer, type TestServer } from "../harness/postgres.ts";
+import { buildAppAsync, ROOT, TEST_BUILD_DIR } from "../harness/test-build.ts";
 
 function filters(): string[] {
   const args = process.argv.slice(2).filter((a) => !a.startsWith("-") && a !== "run" && a !== "watch");
@@ -25,14 +25,39 @@ function buildCli(): void {
     throw new Error(`building the CLI (scripts/build-cli.mjs) failed:\n${result.stdout}${result.stderr}`);
 }
 
-export default async function setup(): Promise<() => void> {
+async function prepare(): Promise<() => void> {
   buildCli();
-  const server = postgresAvailable() ? startTestServer() : undefined;
-  if (server) {
-    process.env.SOCRATES_TEST_PG = server.url;
-    await prepareTemplate(server.url);
-  }
   const selected = filters();
-  if (selected.length === 0 || selected.some((f) => f.includes("e2e"))) buildApp();
+  // The app builds in a child process while PostgreSQL starts.
+  const app = selected.length === 0 || selected.some((f) => f.includes("e2e")) ? buildAppAsync(TEST_BUILD_DIR) : null;
+  let server: TestServer | undefined;
+  try {
+    server = postgresAvailable() ? startTestServer() : undefined;
+    if (server) {
+      process.env.SOCRATES_TEST_PG = server.url;
+      await prepareTemplate(server.url);
+    }
+    await app;
+  } catch (error) {
+    server?.stop();
+    await app?.catch(() => {});
+    throw error;
+  }
   return () => server?.stop();
+}
+
+const ONCE = Symbol.for("socrates.test.global-setup");
+
+/**
+ * Vitest runs a globalSetup for the root project and again for each project that extends it (sqlite, postgres), all
+ * in this one process: the work is done by the first call, which alone tears it down.
+ */
+export default async function setup(): Promise<() => void> {
+  const shared = globalThis as { [ONCE]?: Promise<() => void> };
+  if (shared[ONCE]) {
+    await shared[ONCE];
+    return () => {};
+  }
+  shared[ONCE] = prepare();
+  return shared[ONCE];
 }
