@@ -2,9 +2,11 @@
  * Starts the real web server (scripts/serve.ts, the tests' production build in build-test/ unless
  * `env.SOCRATES_BUILD_DIR` says otherwise) on a free port, with its own
  * database in a temporary directory or, given `dbPath`, on a database the test prepared (which
- * `stop` leaves in place).
+ * `stop` leaves in place). In a test run the server is the bundle of serve.ts and its own database starts as a
+ * copy of one the server seeded (harness/test-server-build.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 import { tempDir } from "./temp-db.ts";
@@ -33,13 +35,32 @@ export interface AppServerOptions {
   dbPath?: string;
   /** Extra environment for the server process (e.g. MTURK_SUBMIT_ORIGINS, SOCRATES_BUILD_DIR). */
   env?: Record<string, string>;
+  /** Start on an empty database, which the server seeds with the demo (its first start), even in a test run. */
+  seedOnStart?: boolean;
+}
+
+/** The test run's seeded database (SOCRATES_TEST_SEEDED_DB) copied to `dbPath`, its write-ahead log with it. */
+function copySeeded(dbPath: string): void {
+  const seeded = process.env.SOCRATES_TEST_SEEDED_DB;
+  if (!seeded) return;
+  copyFileSync(seeded, dbPath);
+  if (existsSync(`${seeded}-wal`)) copyFileSync(`${seeded}-wal`, `${dbPath}-wal`);
+}
+
+/** The bundle of serve.ts when the test run made one (SOCRATES_TEST_SERVER), else the sources through tsx. */
+function serverCommand(): [string, string[]] {
+  const bundle = process.env.SOCRATES_TEST_SERVER;
+  if (bundle) return [process.execPath, ["--enable-source-maps", bundle]];
+  return [resolve(ROOT, "node_modules/.bin/tsx"), ["scripts/serve.ts"]];
 }
 
 export async function startAppServer(options: AppServerOptions = {}): Promise<AppServer> {
   const tmp = options.dbPath === undefined ? tempDir("socrates-app-") : null;
   const dbPath = options.dbPath ?? join(tmp!.dir, "app.db");
+  if (tmp && !options.seedOnStart) copySeeded(dbPath);
   const port = await freePort();
-  const child: ChildProcess = spawn(resolve(ROOT, "node_modules/.bin/tsx"), ["scripts/serve.ts"], {
+  const [command, args] = serverCommand();
+  const child: ChildProcess = spawn(command, args, {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -32,6 +32,16 @@ export async function loginInBrowser(
 }
 
 /**
+ * Signs `page`'s browser context in by posting the login form from the context itself, without rendering the login
+ * page or the home page it leads to: the page is left where it was, holding the session cookie the server set (with
+ * its attributes). For tests about what comes after logging in; loginInBrowser drives the form itself.
+ */
+export async function signIn(page: Page, baseUrl: string, account: { username: string; password: string }) {
+  const res = await page.context().request.post(baseUrl + "/login", { form: { ...account }, maxRedirects: 0 });
+  if (res.status() !== 302) throw new Error(`login as ${account.username} failed: ${res.status()} ${await res.text()}`);
+}
+
+/**
  * As the admin (already logged in on `page`), creates a crowd A/B study from the studies page; returns its id, with the
  * dashboard open.
  */

@@ -15,7 +15,7 @@ import { loadGuidelines } from "../../app/server/templates.server.ts";
 import { AB_REACTIVENESS } from "../../app/task-types/ab-reactiveness/label.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 
 const PHONE = { width: 390, height: 844 };
 const LAPTOP = { width: 1280, height: 900 };
@@ -44,7 +44,7 @@ describe.runIf(runBrowserTests)("the A/B task at 390 px and 1280 px (issue 32)",
   const openTask = async (viewport: typeof PHONE): Promise<{ context: BrowserContext; page: Page; item: string }> => {
     const context = await browser.newContext({ viewport, hasTouch: viewport.width < 600 });
     const page = await context.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     await page.goto(`${server.url}/annotate/${study}/next`);
     const shell = page.locator('[data-testid="task-page"][data-item]:not([data-busy])');
     await shell.waitFor();

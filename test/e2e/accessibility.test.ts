@@ -30,7 +30,7 @@ import { loadQualificationTest } from "../../app/server/templates.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { axeViolations, describeViolations } from "../../harness/axe.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { createCrowdAbStudy, DEMO, loginInBrowser } from "../../harness/login.ts";
+import { createCrowdAbStudy, DEMO, signIn } from "../../harness/login.ts";
 
 const SECRET = "accessibility-test-secret";
 const EXPERT_STUDY = 1; // the demo's expert consensus study
@@ -454,7 +454,7 @@ describe.runIf(runBrowserTests)("no axe violations on any page, role and width",
     // The detail pages' addresses, as an admin finds them from the lists; a crowd A/B study with work to do, open to
     // Prolific participants one item a session.
     const page = await browser.newPage();
-    await loginInBrowser(page, base, DEMO.admin);
+    await signIn(page, base, DEMO.admin);
     found.abStudy = await createCrowdAbStudy(page, base, "Accessibility A/B");
     await page.getByLabel("Completion code").fill("A11YCODE7");
     await page.getByLabel("Items per session").fill("1");
@@ -501,7 +501,7 @@ describe.runIf(runBrowserTests)("no axe violations on any page, role and width",
       // browser stays on the page being audited.
       await context.route("https://app.prolific.com/**", (route) => route.fulfill({ status: 204 }));
       const page = await context.newPage();
-      if (account) await loginInBrowser(page, base, account);
+      if (account) await signIn(page, base, account);
       const failures: string[] = [];
       let audited = 0;
       for (const v of visits) {

@@ -13,7 +13,7 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { validConsensusLabel } from "../../harness/annotation.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 import { readRows } from "../helpers/read-rows.ts";
 
 describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_000 }, () => {
@@ -104,7 +104,7 @@ describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_00
 
   it("an admin creates an active study: its population is stored, no item exists until a run is drawn", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
     await page.goto(server.url + "/admin/studies");
     await page.getByLabel("Name").fill("Active E2E");
     const strata = read<{ n: number }>(
@@ -131,7 +131,7 @@ describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_00
 
   it("two experts label with the keyboard; a run's items appear when it is drawn, blind, never beyond k", async () => {
     const ada = await (await browser.newContext()).newPage();
-    await loginInBrowser(ada, server.url, DEMO.ada);
+    await signIn(ada, server.url, DEMO.ada);
     await ada.goto(`${server.url}/annotate/${studyId}/next`);
     await ada.waitForURL(/\/items\/\d+$/);
     const [first] = drawnRuns();
@@ -144,7 +144,7 @@ describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_00
     expect(adaFirst).toBe(firstItems[0].id);
 
     const ben = await (await browser.newContext()).newPage();
-    await loginInBrowser(ben, server.url, DEMO.ben);
+    await signIn(ben, server.url, DEMO.ben);
     await ben.goto(`${server.url}/annotate/${studyId}/next`);
     await ben.waitForURL(/\/items\/\d+$/);
     await expectBlind(ben);
@@ -179,7 +179,7 @@ describe.runIf(runBrowserTests)("an active study in Chromium", { timeout: 240_00
 
   it("the dashboard shows the draw log and the stopping rule, and saves the target the admin sets", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
     await page.goto(`${server.url}/admin/studies/${studyId}`);
     const rule = page.getByTestId("stopping-rule");
     await rule.waitFor();

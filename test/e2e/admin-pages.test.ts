@@ -10,7 +10,7 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { insertItemFlag } from "../../app/server/models/item-flag.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { createCrowdAbStudy, DEMO, loginInBrowser } from "../../harness/login.ts";
+import { createCrowdAbStudy, DEMO, loginInBrowser, signIn } from "../../harness/login.ts";
 
 // A long Markdown guideline, as a researcher would paste it.
 const GUIDELINE = Array.from(
@@ -39,7 +39,7 @@ describe.runIf(runBrowserTests)("admin pages in the browser", () => {
     const context = await browser.newContext();
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
     page = await context.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
   });
   afterAll(async () => {
     await browser?.close();

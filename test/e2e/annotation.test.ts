@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
+import { createCrowdAbStudy, DEMO, loginCookie, signIn } from "../../harness/login.ts";
 import { loadQualificationTest } from "../../app/server/templates.server.ts";
 import { importBundleRecords } from "../../app/server/bundle-store.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
@@ -113,7 +113,7 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
 
   it("an admin creates an expert consensus study", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
     await page.goto(server.url + "/admin/studies");
     await page.getByLabel("Name").fill("E2E consensus study");
     await page.getByLabel(/Trajectories to sample/).fill("1");
@@ -127,7 +127,7 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
   it("an expert labels two snippets with the keyboard alone, reloads and finds them", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     // The next page's GET writes nothing; it posts for the next item by itself (issue 29).
     await page.goto(`${server.url}/annotate/${studyId}/next`);
     await page.waitForURL(/\/items\/\d+$/);
@@ -197,7 +197,7 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
   it("a second expert labels the same snippets", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await loginInBrowser(page, server.url, DEMO.ben);
+    await signIn(page, server.url, DEMO.ben);
     await page.goto(`${server.url}/annotate/${studyId}/next`);
     await page.waitForURL(/\/items\/\d+$/);
     expect(page.url()).toBe(itemUrls[0]);
@@ -209,7 +209,7 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
 
   it("the admin's dashboard shows alpha and the alignment table", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
     await page.goto(`${server.url}/admin/studies/${studyId}`);
     const agreement = page.getByTestId("agreement-panel");
     await agreement.waitFor();
@@ -238,7 +238,7 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
 
   it("the dashboard tests every stored backbone against a reference chosen by ?reference=", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
     await page.goto(`${server.url}/admin/studies/1`);
     const panel = page.getByTestId("backbone-comparison");
     expect(await panel.textContent()).toContain("Only demo-judge has evaluated these runs");
@@ -276,7 +276,7 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
 
   it("a crowd worker fails and then passes the qualification test and submits an A/B choice", async () => {
     const admin = await browser.newPage();
-    await loginInBrowser(admin, server.url, DEMO.admin);
+    await signIn(admin, server.url, DEMO.admin);
     abStudyId = await createCrowdAbStudy(admin, server.url, "E2E A/B study");
     await admin.getByLabel("Worker id").fill("E2EWORKER1");
     await admin.getByRole("button", { name: "Make link" }).click();
@@ -377,7 +377,7 @@ describe.runIf(runBrowserTests)("annotation platform in Chromium", { timeout: 12
 
     const context = await browser.newContext();
     const page = await context.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     const other = await page.goto(`${server.url}/labels/${bensLabel.id}`);
     expect(other?.status()).toBe(403);
     await page.getByText("This label belongs to another annotator").waitFor();

@@ -16,7 +16,7 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
   let server: AppServer;
   let admin: { headers: { cookie: string } };
   beforeAll(async () => {
-    server = await startAppServer();
+    server = await startAppServer({ seedOnStart: true });
     admin = { headers: { cookie: await loginCookie(server.url, DEMO.admin) } };
   });
   afterAll(async () => {

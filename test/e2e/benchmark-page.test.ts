@@ -13,7 +13,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, loginCookie, signIn } from "../../harness/login.ts";
 import { parseBenchmarkPlan } from "../../app/domain/benchmark/plan.ts";
 import { createConsensusStudy } from "../../app/server/annotation/studies.server.ts";
 import { planHash } from "../../app/server/benchmark/plan-file.server.ts";
@@ -61,7 +61,7 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
       if (m.type() === "error") problems.push(`${page.url()}: ${m.text()}`);
     });
     page.on("pageerror", (e) => problems.push(`${page.url()}: ${e.message}`));
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
   });
   afterAll(async () => {
     await browser?.close();
@@ -172,7 +172,7 @@ describe.runIf(runBrowserTests)("the Benchmark page in the browser", () => {
     for (const width of [390, 1280]) {
       const context = await browser.newContext({ viewport: { width, height: 900 } });
       const sized = await context.newPage();
-      await loginInBrowser(sized, server.url, DEMO.admin);
+      await signIn(sized, server.url, DEMO.admin);
       await sized.goto(href);
       await sized.getByTestId("report-figure4").locator("svg").first().waitFor({ state: "attached" });
       const sizes = await sized.evaluate(() => ({

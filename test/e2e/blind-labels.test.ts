@@ -15,7 +15,7 @@ import { addAnnotator } from "../../harness/annotation.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { holdNextSubmit } from "../../harness/hold-submit.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, loginCookie, signIn } from "../../harness/login.ts";
 import { readRows } from "../helpers/read-rows.ts";
 
 describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { timeout: 180_000 }, () => {
@@ -91,7 +91,7 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
   it("`2` then Enter typed while the next A/B item loads stores nothing for it; typed once it is on screen, they do", async () => {
     const [first, second, third] = itemsOf(abStudy);
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     await page.goto(`${server.url}/annotate/${abStudy}/next`);
     await waitForItem(page, first);
     // The item's key handler is live once "?" opens the shortcut list.
@@ -172,7 +172,7 @@ describe.runIf(runBrowserTests)("no blind labels (issue 28) in Chromium", { time
 
   it("the dashboard lists labels under the minimum seconds on task beside gold accuracy; the exclude switch takes them out of alpha", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
     await page.goto(`${server.url}/admin/studies/${fastStudy}`);
     const panel = page.getByTestId("fast-labels");
     await panel.getByText("Labels faster than 2 s on task").waitFor();

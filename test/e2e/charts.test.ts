@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 
 /** A data: link's text. */
 const decoded = (href: string | null) => decodeURIComponent((href ?? "").replace(/^data:[^,]*,/, ""));
@@ -24,7 +24,7 @@ describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, 
     for (const width of [390, 1280]) {
       const context = await browser.newContext({ viewport: { width, height: 844 } });
       pages[width] = await context.newPage();
-      await loginInBrowser(pages[width], server.url, DEMO.admin);
+      await signIn(pages[width], server.url, DEMO.admin);
     }
   });
   afterAll(async () => {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crowdLinkSignature } from "../../app/server/auth/crowd-link.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 import { demoStudiesDb } from "../helpers/demo-studies-db.ts";
 
 const STUDY = 2; // the demo's crowd consensus study
@@ -131,7 +131,7 @@ describe("crowd entry on a study with no work left", () => {
       const browser = await launchChromium();
       try {
         const page = await browser.newPage();
-        await loginInBrowser(page, server.url, DEMO.admin);
+        await signIn(page, server.url, DEMO.admin);
         await page.goto(`${server.url}/admin/studies/${STUDY}`);
         const field = page.getByLabel("Worker id");
         await field.fill("worker 7!");

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { crowdLinkSignature } from "../../app/server/auth/crowd-link.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, loginCookie, signIn } from "../../harness/login.ts";
 
 const SECRET = "e2e-secret-for-the-crowd-strangers-test";
 const ENTRIES_PER_NETWORK = 5;
@@ -203,7 +203,7 @@ describe.runIf(runBrowserTests)(
 
     it("an <img> on another port leases nothing; a cross-site link to crowd entry asks before it replaces her session", async () => {
       const page = await browser.newPage();
-      await loginInBrowser(page, server.url, DEMO.ada);
+      await signIn(page, server.url, DEMO.ada);
       const ada = query<{ id: number }>(`SELECT id FROM annotators WHERE username = 'ada'`)[0].id;
       const leases = () => one(`SELECT count(*) AS n FROM assignments WHERE annotator_id = ?`, ada);
       // She holds no lease in the study, so the next page would lease one if a GET could.

@@ -10,7 +10,7 @@ import { createAccount } from "../../app/server/annotation/accounts.server.ts";
 import { importBundleFiles } from "../../app/server/bundle-store.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { loginInBrowser } from "../../harness/login.ts";
+import { signIn } from "../../harness/login.ts";
 import { tempDb } from "../../harness/temp-db.ts";
 import { emotionFixtureBundle, SELF_REPORTED } from "../fixtures/emotion-fixture.ts";
 
@@ -42,7 +42,7 @@ describe.runIf(runBrowserTests)("run viewer emotion lines in Chromium", () => {
 
   it("shows a line per party under the consensus chart, the mediator turn marked, the reason on hover", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, ADMIN);
+    await signIn(page, server.url, ADMIN);
     await page.goto(`${server.url}/runs/${encodeURIComponent("fx-1:med")}`);
     const chart = page.getByTestId("emotion-chart");
     await chart.waitFor();
@@ -83,7 +83,7 @@ describe.runIf(runBrowserTests)("run viewer emotion lines in Chromium", () => {
 
   it("names the party an emotion judge failed on", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, ADMIN);
+    await signIn(page, server.url, ADMIN);
     await page.goto(`${server.url}/runs/${encodeURIComponent("fx-1:unmed")}`);
     await page.getByTestId("emotion-failed").getByText("Seller").waitFor();
     expect(await page.getByTestId("emotion-chart").getAttribute("data-source")).toBe("judge mock-emotion-judge");

@@ -12,7 +12,7 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { axeViolations, describeViolations } from "../../harness/axe.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 import { readRows } from "../helpers/read-rows.ts";
 
 describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium", { timeout: 240_000 }, () => {
@@ -76,7 +76,7 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
 
   it("keys rebound on the settings page answer and submit; the old ones do nothing; hints and cheat sheet show them", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ben);
+    await signIn(page, server.url, DEMO.ben);
     await page.goto(`${server.url}/annotate/settings`);
     const ab = abSection(page);
     await ab.getByLabel("Choose conversation A").fill("q");
@@ -133,7 +133,7 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
 
   it("consensus: scores on keys of one's own (by place) and a new submit key; the old ones do nothing", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     await page.goto(`${server.url}/annotate/settings`);
     const consensus = consensusSection(page);
     await consensus.getByLabel(/^Agreement score of the focused topic/).fill("q w t y z");
@@ -181,7 +181,7 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
 
   it("a key given to two commands is refused at both fields and stores nothing; reset gives the defaults back", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ben);
+    await signIn(page, server.url, DEMO.ben);
     await page.goto(`${server.url}/annotate/settings`);
     const before = hotkeysOf("ben");
     const consensus = consensusSection(page);
@@ -213,7 +213,7 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
 
   it("gold feedback after a gold item where the study enables it: matched or not, what was expected; dismissable, gone on the next item", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     const gold = goldItems(feedbackStudy);
     await page.goto(`${server.url}/annotate/${feedbackStudy}/next`);
     let item = await onScreen(page);
@@ -255,7 +255,7 @@ describe.runIf(runBrowserTests)("hotkey settings and gold feedback in Chromium",
 
   it("no gold feedback, and no gold item named, on a study without the setting", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     const gold = goldItems(quietStudy);
     await page.goto(`${server.url}/annotate/${quietStudy}/next`);
     let item = await onScreen(page);

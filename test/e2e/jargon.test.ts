@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 
 interface TermOnPage {
   text: string;
@@ -42,7 +42,7 @@ describe.runIf(runBrowserTests)(
       server = await startAppServer();
       browser = await launchChromium();
       page = await (await browser.newContext()).newPage();
-      await loginInBrowser(page, server.url, DEMO.admin);
+      await signIn(page, server.url, DEMO.admin);
     });
     afterAll(async () => {
       await browser?.close();

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { MediatorDecision, Run } from "../../app/domain/bundle.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 
 const demo = JSON.parse(readFileSync("demo/benchmark/demo-benchmark.json", "utf8")) as { runs: Run[] };
 const social = demo.runs.find(
@@ -27,7 +27,7 @@ describe.skipIf(!runBrowserTests)("the run page's mediator decisions in Chromium
     server = await startAppServer();
     browser = await launchChromium();
     page = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
   });
   afterAll(async () => {
     await browser?.close();

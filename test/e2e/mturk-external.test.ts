@@ -18,7 +18,7 @@ import { syncStudy } from "../../app/crowd-channels/mturk/sync.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, loginCookie, signIn } from "../../harness/login.ts";
 import { assignment, fakeMturk, labelAnswer, mturkMock } from "../helpers/mturk-api-fake.ts";
 
 const SECRET = "e2e-secret-for-the-mturk-external-question-test";
@@ -358,7 +358,7 @@ describe.runIf(runBrowserTests)("MTurk ExternalQuestion mode in Chromium", { tim
 
   it("the dashboard shows the answers pending; mturk sync confirms them (surplus past k) and the admin can count surplus", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
     const statusCount = async (status: string) =>
       Number(await page.locator(`[data-testid="label-status-table"] tr[data-status="${status}"] td.num`).textContent());
     await page.goto(`${server.url}/admin/studies/${studyId}`);

@@ -16,7 +16,7 @@ import { playedScenarioOfRun, snippetContext } from "../../app/server/annotation
 import { openDatabase } from "../../app/server/db.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 
 interface Fixture {
   studyId: number;
@@ -96,7 +96,7 @@ describe.runIf(runBrowserTests)("My labels and label history in Chromium", { tim
     fx = await labelTwoSnippets(server.dbPath);
     mine = `${server.url}/annotate/${fx.studyId}/mine`;
     page = await (await browser.newContext()).newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
   });
   afterAll(async () => {
     await browser?.close();

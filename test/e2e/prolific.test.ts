@@ -16,7 +16,7 @@ import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { runCli } from "../helpers/cli.ts";
 import { tempDir } from "../../harness/temp-db.ts";
-import { createCrowdAbStudy, DEMO, loginCookie, loginInBrowser } from "../../harness/login.ts";
+import { createCrowdAbStudy, DEMO, loginCookie, signIn } from "../../harness/login.ts";
 import { loadQualificationTest } from "../../app/server/templates.server.ts";
 
 // The test process reads the server's test (the demo one) to answer it; a browser is never sent the key.
@@ -91,7 +91,7 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
 
   it("the admin sets the Prolific settings on a crowd study's dashboard; until then participants are turned away", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
     studyId = await createCrowdAbStudy(page, server.url, "E2E Prolific study");
     await page.getByTestId("prolific-not-set-up").waitFor();
 
@@ -229,7 +229,7 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
 
   it("the dashboard shows the Prolific channel", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
     await page.goto(`${server.url}/admin/studies/${studyId}`);
     const row = page.getByTestId("channel-table").locator('tr[data-channel="prolific"]');
     await row.waitFor();
@@ -243,7 +243,7 @@ describe.runIf(runBrowserTests)("Prolific participants in Chromium", { timeout: 
 
   it("labels stay pending until Prolific's export, imported with the CLI, confirms the session; the panel shows the counts", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.admin);
+    await signIn(page, server.url, DEMO.admin);
     await page.goto(`${server.url}/admin/studies/${studyId}`);
     const counts = page.getByTestId("prolific-sessions");
     expect([await counts.getAttribute("data-confirmed"), await counts.getAttribute("data-pending")]).toEqual([

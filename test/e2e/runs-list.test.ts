@@ -9,7 +9,7 @@ import { openDatabase } from "../../app/server/db.server.ts";
 import { syntheticBundle } from "../../bench/synthetic-bundle.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { loginInBrowser } from "../../harness/login.ts";
+import { signIn } from "../../harness/login.ts";
 import { tempDir } from "../../harness/temp-db.ts";
 
 const ADMIN = { username: "runs-admin", password: "runs-admin-Kx7q!pass" };
@@ -30,7 +30,7 @@ describe.runIf(runBrowserTests)("/runs in the browser: total, paging and filters
     server = await startAppServer({ dbPath });
     browser = await launchChromium();
     page = await (await browser.newContext()).newPage();
-    await loginInBrowser(page, server.url, ADMIN);
+    await signIn(page, server.url, ADMIN);
   });
   afterAll(async () => {
     await browser?.close();

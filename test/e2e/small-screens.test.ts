@@ -9,7 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 
 const demo = JSON.parse(readFileSync("demo/demo-transactional.json", "utf8")) as {
   runs: { id: string; mediated: boolean }[];
@@ -58,7 +58,7 @@ describe.skipIf(!runBrowserTests)("research pages on small and large screens", {
     for (const width of [390, 1280]) {
       const context = await browser.newContext({ viewport: { width, height: 844 } });
       pages[width] = await context.newPage();
-      await loginInBrowser(pages[width], server.url, DEMO.admin);
+      await signIn(pages[width], server.url, DEMO.admin);
     }
   });
   afterAll(async () => {

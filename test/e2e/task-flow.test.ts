@@ -13,7 +13,7 @@ import { validConsensusLabel } from "../../harness/annotation.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { holdNextSubmit } from "../../harness/hold-submit.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 import { readRows } from "../helpers/read-rows.ts";
 
 type Stored = {
@@ -97,7 +97,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     const items = itemsOf(rapidStudy);
     expect(items.length).toBeGreaterThan(4);
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     await page.goto(`${server.url}/annotate/${rapidStudy}/next`);
     await waitForKeys(page, items[0]);
     const plan = items
@@ -145,7 +145,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
   it("skip returns the item to the pool for another annotator, never for the skipper; the shortcut help lists skip and flag", async () => {
     const [first, second] = itemsOf(actionStudy);
     const ben = await browser.newPage();
-    await loginInBrowser(ben, server.url, DEMO.ben);
+    await signIn(ben, server.url, DEMO.ben);
     await ben.goto(`${server.url}/annotate/${actionStudy}/next`);
     await waitForItem(ben, first);
     await ben.keyboard.press("?");
@@ -172,7 +172,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     await ben.getByText("You skipped this item").waitFor();
 
     const ada = await browser.newPage();
-    await loginInBrowser(ada, server.url, DEMO.ada);
+    await signIn(ada, server.url, DEMO.ada);
     await ada.goto(`${server.url}/annotate/${actionStudy}/next`);
     await waitForItem(ada, first);
     await ada.close();
@@ -185,7 +185,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
   it("flag stores the comment and leaves the item open; undo (listed in the shortcut help) reopens the previous item and stores a revision; ?from=mine returns to My labels", async () => {
     const [, second, third] = itemsOf(actionStudy);
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ben);
+    await signIn(page, server.url, DEMO.ben);
     await page.goto(`${server.url}/annotate/${actionStudy}/next`);
     await waitForKeys(page, second);
 
@@ -242,7 +242,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
     const [first, second] = itemsOf(rapidStudy);
     const page = await browser.newPage();
     await page.setViewportSize({ width: 390, height: 844 });
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     await page.goto(`${server.url}/annotate/${rapidStudy}/items/${first}`);
     await waitForItem(page, first);
     expect(await page.getByRole("button", { name: /carry forward/ }).count()).toBe(0);
@@ -259,7 +259,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
   it("the A/B task offers skip, flag and undo too; a flag there is stored", async () => {
     const [pair] = itemsOf(abStudy);
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     await page.goto(`${server.url}/annotate/${abStudy}/next`);
     await waitForKeys(page, pair);
     await page.getByRole("button", { name: /^Skip/ }).waitFor();

@@ -10,7 +10,7 @@ import { createAbStudy } from "../../app/server/annotation/studies.server.ts";
 import { openDatabase } from "../../app/server/db.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
-import { DEMO, loginInBrowser } from "../../harness/login.ts";
+import { DEMO, signIn } from "../../harness/login.ts";
 import { readRows } from "../helpers/read-rows.ts";
 
 describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180_000 }, () => {
@@ -55,7 +55,7 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
 
   it("shows the draft's saved state, and while the database is locked says it is not saved and retries", async () => {
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ben);
+    await signIn(page, server.url, DEMO.ben);
     await page.goto(`${server.url}/annotate/${draftStudy}/next`);
     const item = await onScreen(page);
     await waitForItem(page, item);
@@ -95,7 +95,7 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
   it("the next item: an h1, a new title, an announcement, focus on its heading; the last item's messages and saved state are gone; session statistics count it", async () => {
     const [first, second, third] = itemsOf(flowStudy);
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ada);
+    await signIn(page, server.url, DEMO.ada);
     await page.goto(`${server.url}/annotate/${flowStudy}/next`);
     await waitForItem(page, first);
     expect(await page.locator("h1").count()).toBe(1);
@@ -148,7 +148,7 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
   it("a comment written under the task is stored with the label, starts the revision, and is shown on the dashboard and in the CSV", async () => {
     const [first, second] = itemsOf(commentStudy);
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ben);
+    await signIn(page, server.url, DEMO.ben);
     await page.goto(`${server.url}/annotate/${commentStudy}/next`);
     await waitForItem(page, first);
     await page.keyboard.press("2");
@@ -173,7 +173,7 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
     await page.close();
 
     const admin = await browser.newPage();
-    await loginInBrowser(admin, server.url, DEMO.admin);
+    await signIn(admin, server.url, DEMO.admin);
     await admin.goto(`${server.url}/admin/studies/${commentStudy}`);
     const row = admin.getByTestId("label-comment-row");
     await row.first().waitFor();
@@ -188,7 +188,7 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
   it("auto-advance, set on the settings page, submits an A/B choice and opens the next item; off again, a choice waits", async () => {
     const [first, second, third] = itemsOf(autoStudy);
     const page = await browser.newPage();
-    await loginInBrowser(page, server.url, DEMO.ben);
+    await signIn(page, server.url, DEMO.ben);
     const setAutoAdvance = async (on: boolean) => {
       await page.goto(`${server.url}/annotate/settings`);
       await page.getByLabel(/Submit as soon as I choose/).setChecked(on);

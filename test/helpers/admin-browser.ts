@@ -8,7 +8,7 @@ import { createAccount } from "../../app/server/annotation/accounts.server.ts";
 import type { Db } from "../../app/server/db.server.ts";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium } from "../../harness/browser.ts";
-import { loginInBrowser } from "../../harness/login.ts";
+import { signIn } from "../../harness/login.ts";
 
 export const TEST_ADMIN = { username: "admin", password: "test-admin-pass" };
 
@@ -27,6 +27,6 @@ export async function openAsAdmin(
   const browser = await launchChromium();
   cleanups.push(() => browser.close());
   const page = await (await browser.newContext()).newPage();
-  await loginInBrowser(page, server.url, TEST_ADMIN);
+  await signIn(page, server.url, TEST_ADMIN);
   return { server, page };
 }
