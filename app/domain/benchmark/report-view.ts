@@ -63,7 +63,9 @@ export function heatStyle(
   if (!range) return null;
   const share = range.max > range.min ? (value.mean - range.min) / (range.max - range.min) : 0.5;
   const lightness = Math.round(95 - share * 55); // 95% (pale) … 40% (deep)
-  return { background: `hsl(212 65% ${lightness}%)`, color: lightness < 60 ? "#fff" : "#1b1f24" };
+  // Both sides of the switch keep WCAG AA (4.5:1): white up to 48% lightness (4.66:1 at 48%), black
+  // from 49% (4.67:1); the softer #1b1f24 fell short on 50–55%, and white from 49% up (axe found 3.69:1).
+  return { background: `hsl(212 65% ${lightness}%)`, color: lightness <= 48 ? "#fff" : "#000" };
 }
 
 export interface LeaderboardRow {

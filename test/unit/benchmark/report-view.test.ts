@@ -42,13 +42,38 @@ describe("the report on the page", () => {
     expect(ranges.get("IT")).toEqual({ min: 0.5, max: 0.9 });
     expect(heatStyle(table, ranges, "CG|legal", table.rows[0].cells["CG|legal"])).toEqual({
       background: "hsl(212 65% 95%)",
-      color: "#1b1f24",
+      color: "#000",
     });
     expect(heatStyle(table, ranges, "CG|avg", table.rows[1].cells["CG|avg"])).toEqual({
       background: "hsl(212 65% 40%)",
       color: "#fff",
     });
     expect(heatStyle(table, ranges, "CG|legal", table.rows[2].cells["CG|legal"])).toBeNull();
+  });
+
+  it("keeps every shade's text at WCAG AA contrast (4.5:1), computed from the colours themselves", () => {
+    // sRGB of hsl(212 65% L%), then WCAG 2 relative luminance and contrast ratio.
+    const rgb = (l: number) => {
+      const s = 0.65;
+      const a = s * Math.min(l, 1 - l);
+      const f = (n: number) => {
+        const k = (n + 212 / 30) % 12;
+        return l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+      };
+      return [f(0), f(8), f(4)];
+    };
+    const luminance = ([r, g, b]: number[]) => {
+      const lin = (c: number) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+      return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+    };
+    const contrast = (x: number, y: number) => (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+    const ranges = new Map([["CG", { min: 0, max: 1 }]]);
+    const worst = Array.from({ length: 101 }, (_, i) => {
+      const style = heatStyle(table, ranges, "CG|avg", cell(i / 100))!;
+      const lightness = Number(/(\d+)%\)$/.exec(style.background)![1]) / 100;
+      return contrast(luminance(rgb(lightness)), style.color === "#fff" ? 1 : 0);
+    }).reduce((a, b) => Math.min(a, b));
+    expect(worst).toBeGreaterThanOrEqual(4.5);
   });
 
   it("ranks mediators by average consensus gain, ties sharing a rank, the pooled row left out", () => {
