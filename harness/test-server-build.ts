@@ -11,6 +11,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { Plugin } from "esbuild";
+import { NODE_BUNDLE } from "../scripts/cli-bundle.mjs";
 import { ROOT, TEST_BUILD_DIR } from "./test-build.ts";
 
 /** Sources that find their data next to themselves keep finding it from the bundle. */
@@ -37,15 +38,7 @@ export async function buildServerBundle(): Promise<string> {
     absWorkingDir: ROOT,
     entryPoints: { serve: "scripts/serve.ts" },
     outdir,
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    sourcemap: true,
-    logLevel: "warning",
+    ...NODE_BUNDLE,
     plugins: [sourceDirectories],
   });
   return join(outdir, "serve.mjs");

@@ -15,7 +15,7 @@ import { randomBytes } from "node:crypto";
 import { readFile, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, relative, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { BUILD_INFO, CLI_DIR, cliBuildIsFresh, ROOT } from "./cli-bundle.mjs";
+import { BUILD_INFO, CLI_DIR, cliBuildIsFresh, NODE_BUNDLE, ROOT } from "./cli-bundle.mjs";
 
 const SELF = relative(ROOT, new URL(import.meta.url).pathname)
   .split(sep)
@@ -51,16 +51,8 @@ async function bundle(outdir) {
     absWorkingDir: ROOT,
     entryPoints: { cli: "scripts/cli.ts" },
     outdir,
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node20",
-    packages: "external",
-    sourcemap: true,
+    ...NODE_BUNDLE,
     metafile: true,
-    logLevel: "warning",
     plugins: [sourceDirectories],
   });
   return Object.keys(result.metafile.inputs).filter((f) => !f.includes("node_modules/"));

@@ -41,3 +41,21 @@ export function cliBuildIsFresh() {
     return stat !== undefined && stat.mtimeMs <= info.startedAt;
   });
 }
+
+/**
+ * The esbuild options of a Node entry bundled ahead (the CLI into dist/cli/, the test servers'
+ * scripts/serve.ts into build-test/serve/): ES modules with shared chunks, packages left to
+ * node_modules, source maps for stack traces.
+ * @type {import("esbuild").BuildOptions}
+ */
+export const NODE_BUNDLE = {
+  outExtension: { ".js": ".mjs" },
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  sourcemap: true,
+  logLevel: "warning",
+};
