@@ -14,6 +14,7 @@ import type { SharedRequests } from "../llm/context.server.ts";
 import {
   claimLease,
   heldByOther,
+  leaseClock,
   leaseWrite,
   releaseLease,
   renewLeases,
@@ -52,7 +53,7 @@ function deadLocalHolder(holder: string): boolean {
 
 export async function workerLeases(db: Db, options: WorkerLeaseOptions = {}): Promise<WorkerLeases> {
   const ttlMs = options.ttlMs ?? DEFAULT_LEASE_MS;
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (await leaseClock(db));
   const holder = `${hostname()}|${process.pid}|${randomUUID().slice(0, 8)}`;
   const held = new Set<string>();
   // Leases a dead worker left on work already finished are never claimed again: clear them first.

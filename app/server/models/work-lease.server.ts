@@ -4,9 +4,9 @@
  * the holder's, so two processes can never both take a key; a lapsed lease (its holder stopped
  * renewing: killed, or hung) is taken over by the next claim.
  */
-import { and, eq, inArray, lte, or } from "drizzle-orm";
+import { and, eq, inArray, lte, or, sql } from "drizzle-orm";
 import { workLeases } from "../../../db/schema.ts";
-import { changedRows, type Db } from "../db.server.ts";
+import { changedRows, rawRow, type Db } from "../db.server.ts";
 import { dialectOf } from "../db-dialect.server.ts";
 import { transact } from "../db-transaction.server.ts";
 
@@ -74,6 +74,23 @@ export async function sweepLeases(db: Db, now: number, isVoid: (holder: string) 
     if (stale.length === 0) return 0;
     return changedRows(await db.delete(workLeases).where(inArray(workLeases.workKey, stale)));
   });
+}
+
+/**
+ * The clock lease times are read on: on PostgreSQL the database server's, as this machine's clock
+ * plus an offset measured once (half a round trip either side), so workers on machines whose clocks
+ * disagree still agree when a lease has lapsed; on SQLite, whose workers share a machine, its own.
+ */
+export async function leaseClock(db: Db): Promise<() => number> {
+  if (dialectOf(db) !== "postgres") return Date.now;
+  const before = Date.now();
+  const row = await rawRow<{ ms: number }>(
+    db,
+    sql`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`,
+  );
+  // Whole milliseconds: lease times are bigint columns.
+  const offset = Math.round(Number(row?.ms) - (before + Date.now()) / 2);
+  return () => Date.now() + offset;
 }
 
 /** The live lease on the key, if another holder has one at `now`. */

@@ -1,6 +1,6 @@
 /**
- * Leases on shared benchmark work (work_leases), between two connections to one SQLite file as
- * two processes would hold them: a claim is exclusive while the lease lives, renewal keeps it,
+ * Leases on shared benchmark work (work_leases), between two connections to one SQLite file (or,
+ * in the PostgreSQL half, one PostgreSQL database) as two processes would hold them: a claim is exclusive while the lease lives, renewal keeps it,
  * a lapsed lease is taken over, release frees it, a lease of a process of this machine that has
  * ended is taken over at once, and a new worker clears the leases no claim would reach. Two LLM
  * clients sharing leases send an identical request once.
@@ -9,13 +9,23 @@ import { spawnSync } from "node:child_process";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { openDatabase, type Db } from "../../../app/server/db.server.ts";
+import { openDatabase, rawRows, type Db } from "../../../app/server/db.server.ts";
 import { leasedQueue, workerLeases } from "../../../app/server/benchmark/work-leases.server.ts";
-import { claimLease, heldByOther, releaseLease, renewLeases } from "../../../app/server/models/work-lease.server.ts";
+import {
+  claimLease,
+  heldByOther,
+  leaseClock,
+  releaseLease,
+  renewLeases,
+} from "../../../app/server/models/work-lease.server.ts";
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import { createLlm } from "../../../app/server/llm/client.server.ts";
 import { until } from "../../helpers/cli.ts";
-import { tempDir } from "../../../harness/temp-db.ts";
+import { tempDir, testEngine } from "../../../harness/temp-db.ts";
+import { pgDatabase } from "../../../harness/postgres.ts";
+import { closeDatabase } from "../../../app/server/db-transaction.server.ts";
+import { workLeases } from "../../../db/schema.ts";
 import { mockConfig } from "../../../app/server/llm/stand-in/config.server.ts";
 import { startMockLlm } from "../../../app/server/llm/stand-in/endpoint.server.ts";
 
@@ -24,20 +34,44 @@ afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c();
 });
 
+/** Two handles on one database, as two workers hold them: on one SQLite file, or one PostgreSQL database. */
 async function twoConnections(): Promise<[Db, Db]> {
-  const { dir, cleanup } = tempDir();
-  cleanups.push(cleanup);
-  const path = join(dir, "leases.db");
-  const a = await openDatabase(path);
-  const b = await openDatabase(path);
+  let target: string;
+  if (testEngine() === "postgres") {
+    const database = await pgDatabase({ migrated: true });
+    cleanups.push(database.drop);
+    target = database.url;
+  } else {
+    const { dir, cleanup } = tempDir();
+    cleanups.push(cleanup);
+    target = join(dir, "leases.db");
+  }
+  const a = await openDatabase(target);
+  const b = await openDatabase(target);
   cleanups.push(
-    () => a.$client.close(),
-    () => b.$client.close(),
+    () => closeDatabase(a),
+    () => closeDatabase(b),
   );
   return [a, b];
 }
 
+const leaseKeys = async (db: Db) =>
+  (await db.select({ k: workLeases.workKey }).from(workLeases).orderBy(workLeases.workKey)).map((r) => r.k);
+
 describe("work leases", () => {
+  it("read lease times on the database's clock (PostgreSQL's server clock; SQLite's machine)", async () => {
+    const [a] = await twoConnections();
+    const clock = await leaseClock(a);
+    if (testEngine() === "postgres") {
+      const [row] = await rawRows<{ ms: number }>(
+        a,
+        sql`select (extract(epoch from clock_timestamp()) * 1000)::float8 as ms`,
+      );
+      expect(Math.abs(clock() - Number(row.ms))).toBeLessThan(1_000);
+      expect(Number.isInteger(clock())).toBe(true); // lease times are bigint columns
+    } else expect(clock).toBe(Date.now);
+  });
+
   it("are exclusive while alive, renewed by their holder, taken over once lapsed, freed on release", async () => {
     const [a, b] = await twoConnections();
     expect(await claimLease(a, "unit:r1", "A", 1_000, 100)).toBe(true);
@@ -80,8 +114,7 @@ describe("work leases", () => {
     await claimLease(a, "unit:live", `${hostname()}|${process.pid}|x`, now, 60_000);
     const leases = await workerLeases(b);
     cleanups.push(() => leases.close());
-    const keys = a.$client.prepare("SELECT work_key AS k FROM work_leases ORDER BY work_key").all();
-    expect(keys).toEqual([{ k: "unit:live" }]);
+    expect(await leaseKeys(a)).toEqual(["unit:live"]);
   });
 
   it("a queue hands out only what this worker holds, and waits for what another worker holds", async () => {
@@ -108,7 +141,7 @@ describe("work leases", () => {
     expect(await third).toBe("2");
     for (const item of ["1", "2", "3"]) await queue.done(item);
     expect(await queue.next()).toBeUndefined();
-    expect(a.$client.prepare("SELECT count(*) AS n FROM work_leases").get()).toEqual({ n: 0 });
+    expect(await leaseKeys(a)).toEqual([]);
   });
 });
 
@@ -140,7 +173,7 @@ describe("requests in flight shared between two clients on one database", () => 
     expect(two).toMatchObject({ ok: true, cached: true, value: { echo: "one question" }, requests: 0 });
     expect(mock.requests).toHaveLength(1);
     // Nothing is left held once the call is recorded.
-    expect(a.$client.prepare("SELECT count(*) AS n FROM work_leases").get()).toEqual({ n: 0 });
+    expect(await leaseKeys(a)).toEqual([]);
   });
 
   it("a request whose sender failed is sent by the one that waited", async () => {
