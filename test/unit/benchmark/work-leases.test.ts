@@ -1,6 +1,7 @@
 /**
  * Leases on shared benchmark work (work_leases), between two connections to one SQLite file (or,
- * in the PostgreSQL half, one PostgreSQL database) as two processes would hold them: a claim is exclusive while the lease lives, renewal keeps it,
+ * in the PostgreSQL half, one PostgreSQL database) as two processes would hold them: lease times
+ * are read on the database's clock, a claim is exclusive while the lease lives, renewal keeps it,
  * a lapsed lease is taken over, release frees it, a lease of a process of this machine that has
  * ended is taken over at once, and a new worker clears the leases no claim would reach. Two LLM
  * clients sharing leases send an identical request once.
