@@ -8,7 +8,7 @@
  * and the importer would only parse them again and read their run back.
  * An id that is already stored goes through the importer after all (as a bundle named `label`),
  * inside the same transaction: it keeps an equal record and refuses a different one, as before.
- * A process stores them one at a time: on PostgreSQL every run, turn and evaluation row bumps one
+ * A process stores them one at a time: on PostgreSQL every run and evaluation row bumps one
  * data_versions row, so two stores at once wait for each other and the second then fails with a
  * serialization error and is run again whole.
  */
