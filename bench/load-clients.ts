@@ -6,8 +6,8 @@
  *   - "document": full page loads, as without JavaScript (bench:load, the import-under-load test);
  *   - "browser": what Chromium sends once the app runs (recorded by bench/load-browser-cycle.ts):
  *     Remix single-fetch `.data` requests — the submit posts to `<item>.data` (202 → the next item),
- *     then `<item>.data` of the new item (the page carries the whole route manifest, so no
- *     `/__manifest` request); a draft is a POST to `<item>.data` alone (no revalidation GET after it since
+ *     then `<item>.data?_routes=<the item route>` of the new item (the page carries the whole route manifest, so no
+ *     `/__manifest` request, and the root's data is not asked again); a draft is a POST to `<item>.data` alone (no revalidation GET after it since
  *     issue 35).
  * Every request is timed and its status recorded; a 503 (the server's "busy, retry") is retried
  * after its Retry-After with the same client token, as a resent form would be.
@@ -293,11 +293,14 @@ function browserSession(request: Requester, o: ClientOptions): Session {
         itemPath = next.headers.get("location") ?? "";
       }
       if (!taskPath.test(itemPath)) return null;
-      await request("item", `${itemPath}.data`, {}, (r) => r.status === 200);
+      // The item route's loader alone: the root's data (who is signed in) stays as it was (draft-revalidation.ts).
+      await request("item", `${itemPath}.data?_routes=${ITEM_ROUTE}`, {}, (r) => r.status === 200);
       return itemPath;
     },
   };
 }
+
+const ITEM_ROUTE = encodeURIComponent("routes/annotate.$studyId.items.$itemId");
 
 /** Sleeps `ms`, waking early (within a quarter second) once `stop()` is true. */
 async function sleepUnless(ms: number, stop: () => boolean): Promise<void> {
