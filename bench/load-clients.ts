@@ -6,9 +6,9 @@
  *   - "document": full page loads, as without JavaScript (bench:load, the import-under-load test);
  *   - "browser": what Chromium sends once the app runs (recorded by bench/load-browser-cycle.ts):
  *     Remix single-fetch `.data` requests — the submit posts to `<item>.data` (202 → the next item),
- *     then `<item>.data?_routes=<the item route>` of the new item (the page carries the whole route manifest, so no
- *     `/__manifest` request, and the root's data is not asked again); a draft is a POST to `<item>.data` alone (no revalidation GET after it since
- *     issue 35).
+ *     then `<item>.data?_routes=<the item route>` of the new item (the page carries the whole route manifest, so
+ *     no `/__manifest` request, and the root's data is not asked again); a draft is a POST to `<item>.data` alone
+ *     (no revalidation GET after it since issue 35).
  * Every request is timed and its status recorded; a 503 (the server's "busy, retry") is retried
  * after its Retry-After with the same client token, as a resent form would be.
  */
