@@ -36,6 +36,7 @@ const POSTGRES_HALF = [
   "test/unit/benchmark/status-engines.test.ts",
   "test/unit/db/transact-retry.test.ts",
   "test/unit/crowd/mturk-import-retry.test.ts",
+  "test/unit/annotation/next-page.test.ts",
 ];
 
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.

@@ -65,10 +65,12 @@ export async function itemCounts(db: Db): Promise<Map<number, number>> {
   return new Map(rows.map((r) => [r.studyId, r.items]));
 }
 
-// Read on every task page (progress): prepared once per connection.
+// Read on every task page (progress): prepared once per connection. A study's positions are 0…n−1 (items are
+// only ever added, by insertStudyWithItems and appendItems, each after the last), so the count is one seek of the
+// (study, position) index rather than a walk over every item.
 const countOfItems = preparedOnce((db) =>
   db
-    .select({ n: sql<number>`count(*)` })
+    .select({ n: sql<number>`coalesce(max(${studyItems.position}) + 1, 0)` })
     .from(studyItems)
     .where(eq(studyItems.studyId, sql.placeholder("studyId")))
     .prepare(),

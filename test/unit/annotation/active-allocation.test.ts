@@ -4,6 +4,7 @@
  * connection, never make it draw a run twice nor put more than k labels on an item.
  */
 import { rmSync } from "node:fs";
+import { itemCount as progressTotal } from "../../../app/server/models/study.server.ts";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hasWorkFor, nextTask } from "../../../app/server/annotation/assignment.server.ts";
@@ -55,6 +56,7 @@ describe("creating an active study", async () => {
     }
     expect(rows.every((r) => r.position === null && r.key > 0)).toBe(true);
     expect(itemCount(t.db.$client, studyId)).toBe(0);
+    expect(await progressTotal(t.db, studyId)).toBe(0);
     const config = (await findStudy(t.db, studyId))!.config;
     expect(config).toMatchObject({ allocation: "active", judgeBackbones: ["demo-judge"], trajectories: 3 });
   });
@@ -93,6 +95,13 @@ describe("creating an active study", async () => {
     expect(items.every((i) => i.run_id === drawn[0].run_id)).toBe(true);
     expect(items.map((i) => i.position)).toEqual(items.map((_, n) => n + 1));
     expect(lease.itemId).toBe(items[0].id);
+    // Appended items take the positions after the last, so the task page's count (the last position + 1) holds.
+    const positions = t.db.$client
+      .prepare("SELECT position FROM study_items WHERE study_id = ? ORDER BY position")
+      .all(studyId)
+      .map((r) => (r as { position: number }).position);
+    expect(positions).toEqual(positions.map((_, n) => n));
+    expect(await progressTotal(t.db, studyId)).toBe(itemCount(t.db.$client, studyId));
     // While Ada holds a lease a second annotator still finds that run's items open: no new draw.
     const ben = await addAnnotator(t.db, "active-ben", "expert");
     await nextTask(t.db, studyId, ben);

@@ -9,6 +9,7 @@ import { nextItemPage } from "../../../app/server/annotation/next-page.server.ts
 import { createAbStudy } from "../../../app/server/annotation/studies.server.ts";
 import { saveTaskWork, taskPage } from "../../../app/server/annotation/tasks.server.ts";
 import type { SessionUser } from "../../../app/server/auth/session.server.ts";
+import { findAssignment } from "../../../app/server/models/assignment.server.ts";
 import { studyItemIds } from "../../../app/server/models/study.server.ts";
 import { addAnnotator, seedDemo, sessionUser } from "../../../harness/annotation.ts";
 import { tableCounts, tempDb } from "../../../harness/temp-db.ts";
@@ -19,12 +20,7 @@ describe("the next item's page, carried by a submit", () => {
   let t: Awaited<ReturnType<typeof tempDb>>;
   let studyId: number;
   let user: SessionUser;
-  const shownAt = (itemId: number) =>
-    (
-      t.db.$client
-        .prepare(`SELECT shown_at AS shownAt FROM assignments WHERE study_item_id = ? AND annotator_id = ?`)
-        .get(itemId, user.id) as { shownAt: string | null } | undefined
-    )?.shownAt;
+  const shownAt = async (itemId: number) => (await findAssignment(t.db, itemId, user.id))?.shownAt;
 
   beforeEach(async () => {
     t = await tempDb();
@@ -40,7 +36,7 @@ describe("the next item's page, carried by a submit", () => {
     expect(firstShowing).toBe(true);
     const page = await nextItemPage(t.db, studyId, user, `/annotate/${studyId}/items/${itemId}`, BASE);
     expect(page).toEqual(expected);
-    expect(shownAt(itemId)).not.toBeNull();
+    expect(await shownAt(itemId)).not.toBeNull();
     const stored = await saveTaskWork(t.db, studyId, itemId, user, {
       intent: "submit",
       payload: { kind: "ab-reactiveness", choice: "A" },
@@ -62,6 +58,6 @@ describe("the next item's page, carried by a submit", () => {
     ])
       expect(await nextItemPage(t.db, studyId, user, path, BASE)).toBeNull();
     expect(await tableCounts(t.db)).toEqual(before);
-    expect(shownAt(itemId)).toBeNull();
+    expect(await shownAt(itemId)).toBeNull();
   });
 });
