@@ -25,6 +25,7 @@ import {
   type RatingValue,
 } from "./krippendorff.ts";
 import { scanUnits, type UnitScan, type UnitTable } from "./alpha-units.ts";
+import { groupCodedUnits } from "./bootstrap-groups.ts";
 import { RatioDrawSums } from "./ratio-kernel.ts";
 import { RatioLowRank } from "./ratio-low-rank.ts";
 import { UniformStream } from "./rng.ts";
@@ -88,14 +89,12 @@ export function bootstrapAlphaSamples(
   const scan = scanUnits(data, checkShape(data), level, true);
   const P = scan.units;
   if (P === 0) return new Array<null>(draws).fill(null);
-  const { alphaOf, groupOf, groups } =
-    level === "interval" ? { alphaOf: intervalDraws(scan), groupOf: null, groups: P } : codedDraws(scan);
+  const { alphaOf, groupOf, groups } = level === "interval" ? intervalDraws(scan) : codedDraws(scan);
 
   const stream = new UniformStream(seed);
   const counts = new Int32Array(groups);
   const out: (number | null)[] = new Array<number | null>(draws);
   for (let d = 0; d < draws; d++) {
-    counts.fill(0);
     // The units randomInt(rng, P) would pick, P times, counted by group: the hottest loop.
     stream.countPicks(counts, P, P, groupOf);
     out[d] = alphaOf(counts);
@@ -103,66 +102,72 @@ export function bootstrapAlphaSamples(
   return out;
 }
 
+/** A draw's alpha from its counts, which it leaves all 0 for the next draw (no separate clearing pass). */
 type DrawAlpha = (counts: Int32Array) => number | null;
+
+/** A draw's alpha from how often each group was picked, and each unit's group. */
+interface GroupedDraws {
+  alphaOf: DrawAlpha;
+  groupOf: Int32Array | null; // null: each unit is its own group
+  groups: number;
+}
 
 /**
  * Interval: with each unit's values centred on the pooled mean μ of the full data, a unit gives
  * s1 = m (mean_u − μ) and s2 = M2_u + m (mean_u − μ)²; a draw's pooled M2 is S2 − S1² / n.., with
  * S1 small beside S2 (draws stay near μ), so nothing cancels.
  */
-function intervalDraws(scan: UnitScan): DrawAlpha {
+function intervalDraws(scan: UnitScan): GroupedDraws {
   // primeFeedback (here and in codedDraws): V8 compiles a hot loop while it first runs (on-stack
   // replacement), before the code after it has run, then lacks type feedback there and deoptimises
   // at the loop's end, sending the next whole pass through the interpreter. One call with nothing
   // to loop over runs that code first.
+  const P = scan.units;
   const table = scan.table!;
-  const P = table.count;
+  const G = table.count;
   const { size, mean, m2, varied } = table;
   const observed = table.observed!;
-  const s1 = new Float64Array(P);
-  const s2 = new Float64Array(P);
-  for (let i = 0; i < P; i++) {
+  const rows = new Float64Array(4 * G); // per group: m, observed share, s1, s2
+  for (let i = 0; i < G; i++) {
     const d = mean![i] - scan.mean;
-    s1[i] = size[i] * d;
-    s2[i] = m2![i] + size[i] * d * d;
+    rows[4 * i] = size[i];
+    rows[4 * i + 1] = observed[i];
+    rows[4 * i + 2] = size[i] * d;
+    rows[4 * i + 3] = m2![i] + size[i] * d * d;
   }
-  const variedUnits: number[] = []; // units holding two different values
-  for (let i = 0; i < P; i++) if (varied![i] === 1) variedUnits.push(i);
+  const variedGroups: number[] = []; // groups holding two different values
+  for (let i = 0; i < G; i++) if (varied![i] === 1) variedGroups.push(i);
   const sums = new Float64Array(4);
-  weightedSums(new Int32Array(0), 0, size, observed, s1, s2, sums); // see primeFeedback
-  return (counts) => {
-    weightedSums(counts, P, size, observed, s1, s2, sums);
+  weightedSums(new Int32Array(0), 0, rows, sums); // see primeFeedback
+  const alphaOf: DrawAlpha = (counts) => {
+    const isVaried = variedGroups.some((i) => counts[i] !== 0) || constantsDiffer(table, counts);
+    weightedSums(counts, G, rows, sums);
     const [nTotal, observedSum, sum1, sum2] = sums;
-    const isVaried = variedUnits.some((i) => counts[i] !== 0) || constantsDiffer(table, counts);
     const expectedSum = 2 * (nTotal * sum2 - sum1 * sum1);
     return alphaFromSums("interval", P, nTotal, isVaried, observedSum, expectedSum).alpha;
   };
+  return { alphaOf, groupOf: null, groups: G };
 }
 
 /**
- * Σ k_i · (m_i, observed_i, s1_i, s2_i) over the units into `out`. A plain function of
- * typed arrays with no rare branch, so V8 optimises it once (as a closure it kept deoptimising).
- * No skip for k = 0 either: a mispredicted branch costs more than the products.
+ * Σ k_g · (m_g, observed_g, s1_g, s2_g) over the groups into `out`, clearing the counts. A plain
+ * function of typed arrays with no rare branch, so V8 optimises it once (as a closure it kept
+ * deoptimising). No skip for k = 0 either: a mispredicted branch costs more than the products.
+ * One row of four per group: a single stream through memory.
  */
-function weightedSums(
-  counts: Int32Array,
-  P: number,
-  size: Int32Array,
-  observed: Float64Array,
-  s1: Float64Array,
-  s2: Float64Array,
-  out: Float64Array,
-): void {
+function weightedSums(counts: Int32Array, G: number, rows: Float64Array, out: Float64Array): void {
   let nTotal = 0;
   let observedSum = 0;
   let sum1 = 0;
   let sum2 = 0;
-  for (let i = 0; i < P; i++) {
-    const k = counts[i];
-    nTotal += k * size[i];
-    observedSum += k * observed[i];
-    sum1 += k * s1[i];
-    sum2 += k * s2[i];
+  for (let g = 0; g < G; g++) {
+    const k = counts[g];
+    counts[g] = 0;
+    const r = 4 * g;
+    nTotal += k * rows[r];
+    observedSum += k * rows[r + 1];
+    sum1 += k * rows[r + 2];
+    sum2 += k * rows[r + 3];
   }
   out[0] = nTotal;
   out[1] = observedSum;
@@ -170,7 +175,7 @@ function weightedSums(
   out[3] = sum2;
 }
 
-/** For a draw of single-valued units only: whether two of them hold different values. */
+/** For a draw of single-valued groups only: whether two of them hold different values. */
 function constantsDiffer(table: UnitTable, counts: Int32Array): boolean {
   let seen: number | null = null;
   for (let i = 0; i < table.count; i++) {
@@ -188,22 +193,30 @@ function constantsDiffer(table: UnitTable, counts: Int32Array): boolean {
  * picked), so a draw's pass is over the groups: 15 for two raters on 5 values, about 41,000 for
  * 100,000 two-rating units on 1,000 values.
  */
-function codedDraws(scan: UnitScan): { alphaOf: DrawAlpha; groupOf: Int32Array; groups: number } {
+function codedDraws(scan: UnitScan): GroupedDraws {
   const { level } = scan;
   const P = scan.units;
   const V = scan.values.length;
-  const { groupOf, groups } = groupUnits(scan.table!, V);
-  const { size, start, observed } = groups;
+  const { groupOf, groups, pairs } = groupCodedUnits(scan.table!, V);
   const G = groups.count;
-  const codes = groups.codes!;
+  const kept = {
+    pairs,
+    size: groups.size,
+    start: groups.start!,
+    codes: groups.codes!,
+    observed: groups.observed ?? ZEROS,
+  };
+  const codes = kept.codes;
+  const start = kept.start;
   const marginals = new Float64Array(V);
   const expected = expectedSumOfDraw(scan);
   const order = level === "ordinal" ? sortedCodes(scan.values as number[]) : null;
   const sums = new Float64Array(2);
-  weightedMarginals(new Int32Array(0), 0, size, observed ?? ZEROS, start!, codes, marginals, sums); // see primeFeedback
+  weightedMarginals(new Int32Array(0), 0, kept, marginals, sums, false); // see primeFeedback
   const alphaOf: DrawAlpha = (counts) => {
     marginals.fill(0);
-    weightedMarginals(counts, G, size, observed ?? ZEROS, start!, codes, marginals, sums);
+    // Ordinal reads the counts once more below, and clears them there.
+    weightedMarginals(counts, G, kept, marginals, sums, order === null);
     let [nTotal, observedSum] = sums;
     let present = 0;
     for (let c = 0; c < V && present < 2; c++) if (marginals[c] !== 0) present++;
@@ -211,7 +224,9 @@ function codedDraws(scan: UnitScan): { alphaOf: DrawAlpha; groupOf: Int32Array; 
       const pos = midRanks(order, marginals, V);
       for (let g = 0; g < G; g++) {
         const k = counts[g];
-        if (k !== 0) observedSum += k * ordinalUnitShare(codes, start![g], start![g + 1], pos);
+        if (k === 0) continue;
+        counts[g] = 0;
+        observedSum += k * ordinalUnitShare(codes, start[g], start[g + 1], pos);
       }
       const expectedSum = positionExpectedSum(pos, marginals, V, nTotal);
       return alphaFromSums(level, P, nTotal, present >= 2, observedSum, expectedSum).alpha;
@@ -221,72 +236,51 @@ function codedDraws(scan: UnitScan): { alphaOf: DrawAlpha; groupOf: Int32Array; 
   return { alphaOf, groupOf, groups: G };
 }
 
-/** The units' distinct code multisets as a table of groups, and each unit's group. */
-function groupUnits(table: UnitTable, V: number): { groupOf: Int32Array; groups: UnitTable } {
-  const P = table.count;
-  const start = table.start!;
-  const codes = table.codes!;
-  const groupOf = new Int32Array(P);
-  const byKey = new Map<number | string, number>();
-  const groups: UnitTable = {
-    count: 0,
-    size: new Int32Array(P),
-    observed: table.observed === null ? null : new Float64Array(P),
-    start: new Int32Array(P + 1),
-    codes: new Int32Array(start[P]),
-    mean: null,
-    m2: null,
-    varied: null,
-    first: null,
-  };
-  for (let i = 0; i < P; i++) {
-    const from = start[i];
-    const to = start[i + 1];
-    let key: number | string;
-    if (to - from === 2) {
-      const a = codes[from];
-      const b = codes[from + 1];
-      key = a < b ? a * V + b : b * V + a;
-    } else {
-      key = Array.from(codes.subarray(from, to))
-        .sort((x, y) => x - y)
-        .join(",");
-    }
-    let g = byKey.get(key);
-    if (g === undefined) {
-      g = groups.count++;
-      byKey.set(key, g);
-      groups.size[g] = to - from;
-      if (groups.observed !== null) groups.observed[g] = table.observed![i];
-      groups.codes!.set(codes.subarray(from, to), groups.start![g]);
-      groups.start![g + 1] = groups.start![g] + to - from;
-    }
-    groupOf[i] = g;
-  }
-  return { groupOf, groups };
-}
-
 const ZEROS = new Float64Array(0);
 
-/** The draw's marginals, and Σ k_i m_i and Σ k_i observed_i (when given) into `out`; as weightedSums. */
+/** The groups' figures weightedMarginals reads; the first `pairs` groups hold two codes each. */
+interface GroupFigures {
+  pairs: number;
+  size: Int32Array;
+  start: Int32Array;
+  codes: Int32Array;
+  observed: Float64Array; // empty for ordinal
+}
+
+/**
+ * The draw's marginals, and Σ k_i m_i and Σ k_i observed_i (when given) into `out`; as
+ * weightedSums. The two-code groups go first without an inner loop: a loop of two turns per group
+ * cost more than its body.
+ */
 function weightedMarginals(
   counts: Int32Array,
-  P: number,
-  size: Int32Array,
-  observed: Float64Array,
-  start: Int32Array,
-  codes: Int32Array,
+  G: number,
+  figures: GroupFigures,
   marginals: Float64Array,
   out: Float64Array,
+  clear: boolean, // set the counts to 0 once read
 ): void {
+  const { size, start, codes, observed } = figures;
+  const pairs = Math.min(figures.pairs, G);
+  const withObserved = observed.length > 0;
+  let picked = 0; // picks of two-code groups
   let nTotal = 0;
   let observedSum = 0;
-  const withObserved = observed.length > 0;
-  for (let i = 0; i < P; i++) {
-    const k = counts[i];
-    nTotal += k * size[i];
-    if (withObserved) observedSum += k * observed[i];
-    for (let j = start[i]; j < start[i + 1]; j++) marginals[codes[j]] += k;
+  for (let g = 0; g < pairs; g++) {
+    const k = counts[g];
+    if (clear) counts[g] = 0;
+    marginals[codes[2 * g]] += k;
+    marginals[codes[2 * g + 1]] += k;
+    picked += k;
+    if (withObserved) observedSum += k * observed[g];
+  }
+  nTotal = 2 * picked;
+  for (let g = pairs; g < G; g++) {
+    const k = counts[g];
+    if (clear) counts[g] = 0;
+    nTotal += k * size[g];
+    if (withObserved) observedSum += k * observed[g];
+    for (let j = start[g]; j < start[g + 1]; j++) marginals[codes[j]] += k;
   }
   out[0] = nTotal;
   out[1] = observedSum;
