@@ -89,9 +89,9 @@ export function bootstrapAlphaSamples(
   const scan = scanUnits(data, checkShape(data), level, true);
   const P = scan.units;
   if (P === 0) return new Array<null>(draws).fill(null);
-  const { alphaOf, groupOf, groups } = level === "interval" ? intervalDraws(scan) : codedDraws(scan);
-
   const stream = new UniformStream(seed);
+  if (level === "interval") return intervalSamples(scan, stream, draws);
+  const { alphaOf, groupOf, groups } = codedDraws(scan);
   const counts = new Int32Array(groups);
   const out: (number | null)[] = new Array<number | null>(draws);
   for (let d = 0; d < draws; d++) {
@@ -108,71 +108,102 @@ type DrawAlpha = (counts: Int32Array) => number | null;
 /** A draw's alpha from how often each group was picked, and each unit's group. */
 interface GroupedDraws {
   alphaOf: DrawAlpha;
-  groupOf: Int32Array | null; // null: each unit is its own group
+  groupOf: Int32Array;
   groups: number;
 }
 
 /**
  * Interval: with each unit's values centred on the pooled mean μ of the full data, a unit gives
  * s1 = m (mean_u − μ) and s2 = M2_u + m (mean_u − μ)²; a draw's pooled M2 is S2 − S1² / n.., with
- * S1 small beside S2 (draws stay near μ), so nothing cancels.
+ * S1 small beside S2 (draws stay near μ), so nothing cancels. Draws go two at a time: the pass
+ * over the units' rows is bound by memory traffic, which two draws share.
  */
-function intervalDraws(scan: UnitScan): GroupedDraws {
+function intervalSamples(scan: UnitScan, stream: UniformStream, draws: number): (number | null)[] {
   // primeFeedback (here and in codedDraws): V8 compiles a hot loop while it first runs (on-stack
   // replacement), before the code after it has run, then lacks type feedback there and deoptimises
   // at the loop's end, sending the next whole pass through the interpreter. One call with nothing
   // to loop over runs that code first.
-  const P = scan.units;
   const table = scan.table!;
-  const G = table.count;
+  const P = table.count;
   const { size, mean, m2, varied } = table;
   const observed = table.observed!;
-  const rows = new Float64Array(4 * G); // per group: m, observed share, s1, s2
-  for (let i = 0; i < G; i++) {
+  const rows = new Float64Array(4 * P); // per unit: m, observed share, s1, s2
+  for (let i = 0; i < P; i++) {
     const d = mean![i] - scan.mean;
     rows[4 * i] = size[i];
     rows[4 * i + 1] = observed[i];
     rows[4 * i + 2] = size[i] * d;
     rows[4 * i + 3] = m2![i] + size[i] * d * d;
   }
-  const variedGroups: number[] = []; // groups holding two different values
-  for (let i = 0; i < G; i++) if (varied![i] === 1) variedGroups.push(i);
-  const sums = new Float64Array(4);
-  weightedSums(new Int32Array(0), 0, rows, sums); // see primeFeedback
-  const alphaOf: DrawAlpha = (counts) => {
-    const isVaried = variedGroups.some((i) => counts[i] !== 0) || constantsDiffer(table, counts);
-    weightedSums(counts, G, rows, sums);
-    const [nTotal, observedSum, sum1, sum2] = sums;
-    const expectedSum = 2 * (nTotal * sum2 - sum1 * sum1);
-    return alphaFromSums("interval", P, nTotal, isVaried, observedSum, expectedSum).alpha;
+  const variedUnits: number[] = []; // units holding two different values
+  for (let i = 0; i < P; i++) if (varied![i] === 1) variedUnits.push(i);
+  const isVaried = (counts: Int32Array) => variedUnits.some((i) => counts[i] !== 0) || constantsDiffer(table, counts);
+  const sums = new Float64Array(8);
+  const alphaAt = (at: number, variedDraw: boolean) => {
+    const nTotal = sums[at];
+    const expectedSum = 2 * (nTotal * sums[at + 3] - sums[at + 2] * sums[at + 2]);
+    return alphaFromSums("interval", P, nTotal, variedDraw, sums[at + 1], expectedSum).alpha;
   };
-  return { alphaOf, groupOf: null, groups: G };
+  const first = new Int32Array(P);
+  const second = new Int32Array(P); // all 0 when the last draw has no partner
+  pairSums(first, second, 0, rows, sums); // see primeFeedback
+  const out: (number | null)[] = new Array<number | null>(draws);
+  for (let d = 0; d < draws; d += 2) {
+    const both = d + 1 < draws;
+    // The units randomInt(rng, P) would pick, P times: the hottest loop.
+    stream.countPicks(first, P, P);
+    if (both) stream.countPicks(second, P, P);
+    const firstVaried = isVaried(first);
+    const secondVaried = both && isVaried(second);
+    pairSums(first, second, P, rows, sums);
+    out[d] = alphaAt(0, firstVaried);
+    if (both) out[d + 1] = alphaAt(4, secondVaried);
+  }
+  return out;
 }
 
 /**
- * Σ k_g · (m_g, observed_g, s1_g, s2_g) over the groups into `out`, clearing the counts. A plain
- * function of typed arrays with no rare branch, so V8 optimises it once (as a closure it kept
- * deoptimising). No skip for k = 0 either: a mispredicted branch costs more than the products.
- * One row of four per group: a single stream through memory.
+ * Σ k_u · (m_u, observed_u, s1_u, s2_u) over the units for two draws' counts `a` and `b`, into
+ * out[0..3] and out[4..7], clearing the counts. A plain function of typed arrays with no rare
+ * branch, so V8 optimises it once (as a closure it kept deoptimising). No skip for k = 0 either: a
+ * mispredicted branch costs more than the products.
  */
-function weightedSums(counts: Int32Array, G: number, rows: Float64Array, out: Float64Array): void {
+function pairSums(a: Int32Array, b: Int32Array, P: number, rows: Float64Array, out: Float64Array): void {
   let nTotal = 0;
   let observedSum = 0;
   let sum1 = 0;
   let sum2 = 0;
-  for (let g = 0; g < G; g++) {
-    const k = counts[g];
-    counts[g] = 0;
-    const r = 4 * g;
-    nTotal += k * rows[r];
-    observedSum += k * rows[r + 1];
-    sum1 += k * rows[r + 2];
-    sum2 += k * rows[r + 3];
+  let nTotalB = 0;
+  let observedSumB = 0;
+  let sum1B = 0;
+  let sum2B = 0;
+  for (let i = 0; i < P; i++) {
+    const k = a[i];
+    const kb = b[i];
+    a[i] = 0;
+    b[i] = 0;
+    const r = 4 * i;
+    const m = rows[r];
+    const o = rows[r + 1];
+    const x = rows[r + 2];
+    const y = rows[r + 3];
+    nTotal += k * m;
+    observedSum += k * o;
+    sum1 += k * x;
+    sum2 += k * y;
+    nTotalB += kb * m;
+    observedSumB += kb * o;
+    sum1B += kb * x;
+    sum2B += kb * y;
   }
   out[0] = nTotal;
   out[1] = observedSum;
   out[2] = sum1;
   out[3] = sum2;
+  out[4] = nTotalB;
+  out[5] = observedSumB;
+  out[6] = sum1B;
+  out[7] = sum2B;
 }
 
 /** For a draw of single-valued groups only: whether two of them hold different values. */
