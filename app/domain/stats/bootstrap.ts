@@ -25,7 +25,7 @@ import {
   type RatingValue,
 } from "./krippendorff.ts";
 import { scanUnits, type UnitScan, type UnitTable } from "./alpha-units.ts";
-import { groupCodedUnits } from "./bootstrap-groups.ts";
+import { groupCodedUnits, type Grouping } from "./bootstrap-groups.ts";
 import { RatioDrawSums } from "./ratio-kernel.ts";
 import { RatioLowRank } from "./ratio-low-rank.ts";
 import { UniformStream } from "./rng.ts";
@@ -91,25 +91,7 @@ export function bootstrapAlphaSamples(
   if (P === 0) return new Array<null>(draws).fill(null);
   const stream = new UniformStream(seed);
   if (level === "interval") return intervalSamples(scan, stream, draws);
-  const { alphaOf, groupOf, groups } = codedDraws(scan);
-  const counts = new Int32Array(groups);
-  const out: (number | null)[] = new Array<number | null>(draws);
-  for (let d = 0; d < draws; d++) {
-    // The units randomInt(rng, P) would pick, P times, counted by group: the hottest loop.
-    stream.countPicks(counts, P, P, groupOf);
-    out[d] = alphaOf(counts);
-  }
-  return out;
-}
-
-/** A draw's alpha from its counts, which it leaves all 0 for the next draw (no separate clearing pass). */
-type DrawAlpha = (counts: Int32Array) => number | null;
-
-/** A draw's alpha from how often each group was picked, and each unit's group. */
-interface GroupedDraws {
-  alphaOf: DrawAlpha;
-  groupOf: Int32Array;
-  groups: number;
+  return level === "ordinal" ? ordinalSamples(scan, stream, draws) : codedSamples(scan, stream, draws);
 }
 
 /**
@@ -119,7 +101,7 @@ interface GroupedDraws {
  * over the units' rows is bound by memory traffic, which two draws share.
  */
 function intervalSamples(scan: UnitScan, stream: UniformStream, draws: number): (number | null)[] {
-  // primeFeedback (here and in codedDraws): V8 compiles a hot loop while it first runs (on-stack
+  // primeFeedback (here and below): V8 compiles a hot loop while it first runs (on-stack
   // replacement), before the code after it has run, then lacks type feedback there and deoptimises
   // at the loop's end, sending the next whole pass through the interpreter. One call with nothing
   // to loop over runs that code first.
@@ -224,52 +206,73 @@ function constantsDiffer(table: UnitTable, counts: Int32Array): boolean {
  * picked), so a draw's pass is over the groups: 15 for two raters on 5 values, about 41,000 for
  * 100,000 two-rating units on 1,000 values.
  */
-function codedDraws(scan: UnitScan): GroupedDraws {
+function codedSamples(scan: UnitScan, stream: UniformStream, draws: number): (number | null)[] {
   const { level } = scan;
   const P = scan.units;
   const V = scan.values.length;
-  const { groupOf, groups, pairs } = groupCodedUnits(scan.table!, V);
+  const { groupOf, groups, figures } = groupFigures(scan);
   const G = groups.count;
-  const kept = {
-    pairs,
-    size: groups.size,
-    start: groups.start!,
-    codes: groups.codes!,
-    observed: groups.observed ?? ZEROS,
-  };
-  const codes = kept.codes;
-  const start = kept.start;
-  const marginals = new Float64Array(V);
   const expected = expectedSumOfDraw(scan);
-  const order = level === "ordinal" ? sortedCodes(scan.values as number[]) : null;
-  const sums = new Float64Array(2);
-  weightedMarginals(new Int32Array(0), 0, kept, marginals, sums, false); // see primeFeedback
-  const alphaOf: DrawAlpha = (counts) => {
-    marginals.fill(0);
-    // Ordinal reads the counts once more below, and clears them there.
-    weightedMarginals(counts, G, kept, marginals, sums, order === null);
-    let [nTotal, observedSum] = sums;
-    let present = 0;
-    for (let c = 0; c < V && present < 2; c++) if (marginals[c] !== 0) present++;
-    if (order !== null) {
-      const pos = midRanks(order, marginals, V);
-      for (let g = 0; g < G; g++) {
-        const k = counts[g];
-        if (k === 0) continue;
-        counts[g] = 0;
-        observedSum += k * ordinalUnitShare(codes, start[g], start[g + 1], pos);
-      }
-      const expectedSum = positionExpectedSum(pos, marginals, V, nTotal);
-      return alphaFromSums(level, P, nTotal, present >= 2, observedSum, expectedSum).alpha;
-    }
-    return alphaFromSums(level, P, nTotal, present >= 2, observedSum, expected(marginals, nTotal)).alpha;
-  };
-  return { alphaOf, groupOf, groups: G };
+  const first = new Int32Array(G);
+  const second = new Int32Array(G); // all 0 when the last draw has no partner
+  const firstMarginals = new Float64Array(V);
+  const secondMarginals = new Float64Array(V);
+  const sums = new Float64Array(4);
+  const alphaOf = (marginals: Float64Array, nTotal: number, observedSum: number) =>
+    alphaFromSums(level, P, nTotal, twoPresent(marginals, V), observedSum, expected(marginals, nTotal)).alpha;
+  pairMarginals(first, second, 0, figures, firstMarginals, secondMarginals, sums); // see primeFeedback
+  const out: (number | null)[] = new Array<number | null>(draws);
+  for (let d = 0; d < draws; d += 2) {
+    const both = d + 1 < draws;
+    // The units randomInt(rng, P) would pick, P times, counted by group: the hottest loop.
+    stream.countPicks(first, P, P, groupOf);
+    if (both) stream.countPicks(second, P, P, groupOf);
+    firstMarginals.fill(0);
+    secondMarginals.fill(0);
+    pairMarginals(first, second, G, figures, firstMarginals, secondMarginals, sums);
+    out[d] = alphaOf(firstMarginals, sums[0], sums[1]);
+    if (both) out[d + 1] = alphaOf(secondMarginals, sums[2], sums[3]);
+  }
+  return out;
 }
 
-const ZEROS = new Float64Array(0);
+/** Ordinal: δ² depends on the draw's marginals, so the observed sum takes a second pass over the groups. */
+function ordinalSamples(scan: UnitScan, stream: UniformStream, draws: number): (number | null)[] {
+  const P = scan.units;
+  const V = scan.values.length;
+  const { groupOf, groups, figures } = groupFigures(scan);
+  const G = groups.count;
+  const { codes, start } = figures;
+  const order = sortedCodes(scan.values as number[]);
+  const counts = new Int32Array(G);
+  const marginals = new Float64Array(V);
+  const out: (number | null)[] = new Array<number | null>(draws);
+  weightedMarginals(counts, 0, figures, marginals); // see primeFeedback
+  for (let d = 0; d < draws; d++) {
+    stream.countPicks(counts, P, P, groupOf);
+    marginals.fill(0);
+    const nTotal = weightedMarginals(counts, G, figures, marginals);
+    const pos = midRanks(order, marginals, V);
+    let observedSum = 0;
+    for (let g = 0; g < G; g++) {
+      const k = counts[g];
+      if (k === 0) continue;
+      counts[g] = 0;
+      observedSum += k * ordinalUnitShare(codes, start[g], start[g + 1], pos);
+    }
+    const expectedSum = positionExpectedSum(pos, marginals, V, nTotal);
+    out[d] = alphaFromSums("ordinal", P, nTotal, twoPresent(marginals, V), observedSum, expectedSum).alpha;
+  }
+  return out;
+}
 
-/** The groups' figures weightedMarginals reads; the first `pairs` groups hold two codes each. */
+function twoPresent(marginals: Float64Array, V: number): boolean {
+  let present = 0;
+  for (let c = 0; c < V && present < 2; c++) if (marginals[c] !== 0) present++;
+  return present >= 2;
+}
+
+/** The groups' figures the passes read; the first `pairs` groups hold two codes each. */
 interface GroupFigures {
   pairs: number;
   size: Int32Array;
@@ -278,43 +281,95 @@ interface GroupFigures {
   observed: Float64Array; // empty for ordinal
 }
 
+function groupFigures(scan: UnitScan): Grouping & { figures: GroupFigures } {
+  const { groupOf, groups, pairs } = groupCodedUnits(scan.table!, scan.values.length);
+  const figures = {
+    pairs,
+    size: groups.size,
+    start: groups.start!,
+    codes: groups.codes!,
+    observed: groups.observed ?? new Float64Array(0),
+  };
+  return { groupOf, groups, figures };
+}
+
 /**
- * The draw's marginals, and Σ k_i m_i and Σ k_i observed_i (when given) into `out`; as
- * weightedSums. The two-code groups go first without an inner loop: a loop of two turns per group
- * cost more than its body.
+ * Two draws' marginals from their counts `a` and `b`, with Σ k_g m_g and Σ k_g observed_g into
+ * out[0..1] and out[2..3], clearing the counts; as pairSums. The two-code groups go first without
+ * an inner loop: a loop of two turns per group cost more than its body.
  */
-function weightedMarginals(
-  counts: Int32Array,
+function pairMarginals(
+  a: Int32Array,
+  b: Int32Array,
   G: number,
   figures: GroupFigures,
-  marginals: Float64Array,
+  marginalsA: Float64Array,
+  marginalsB: Float64Array,
   out: Float64Array,
-  clear: boolean, // set the counts to 0 once read
 ): void {
   const { size, start, codes, observed } = figures;
   const pairs = Math.min(figures.pairs, G);
-  const withObserved = observed.length > 0;
+  let pickedA = 0; // picks of two-code groups
+  let pickedB = 0;
+  let observedA = 0;
+  let observedB = 0;
+  for (let g = 0; g < pairs; g++) {
+    const ka = a[g];
+    const kb = b[g];
+    a[g] = 0;
+    b[g] = 0;
+    const c1 = codes[2 * g];
+    const c2 = codes[2 * g + 1];
+    const o = observed[g];
+    marginalsA[c1] += ka;
+    marginalsA[c2] += ka;
+    marginalsB[c1] += kb;
+    marginalsB[c2] += kb;
+    pickedA += ka;
+    pickedB += kb;
+    observedA += ka * o;
+    observedB += kb * o;
+  }
+  let nTotalA = 2 * pickedA;
+  let nTotalB = 2 * pickedB;
+  for (let g = pairs; g < G; g++) {
+    const ka = a[g];
+    const kb = b[g];
+    a[g] = 0;
+    b[g] = 0;
+    nTotalA += ka * size[g];
+    nTotalB += kb * size[g];
+    observedA += ka * observed[g];
+    observedB += kb * observed[g];
+    for (let j = start[g]; j < start[g + 1]; j++) {
+      marginalsA[codes[j]] += ka;
+      marginalsB[codes[j]] += kb;
+    }
+  }
+  out[0] = nTotalA;
+  out[1] = observedA;
+  out[2] = nTotalB;
+  out[3] = observedB;
+}
+
+/** One draw's marginals from its counts (ordinal), returning Σ k_g m_g; the counts stay. */
+function weightedMarginals(counts: Int32Array, G: number, figures: GroupFigures, marginals: Float64Array): number {
+  const { size, start, codes } = figures;
+  const pairs = Math.min(figures.pairs, G);
   let picked = 0; // picks of two-code groups
-  let nTotal = 0;
-  let observedSum = 0;
   for (let g = 0; g < pairs; g++) {
     const k = counts[g];
-    if (clear) counts[g] = 0;
     marginals[codes[2 * g]] += k;
     marginals[codes[2 * g + 1]] += k;
     picked += k;
-    if (withObserved) observedSum += k * observed[g];
   }
-  nTotal = 2 * picked;
+  let nTotal = 2 * picked;
   for (let g = pairs; g < G; g++) {
     const k = counts[g];
-    if (clear) counts[g] = 0;
     nTotal += k * size[g];
-    if (withObserved) observedSum += k * observed[g];
     for (let j = start[g]; j < start[g + 1]; j++) marginals[codes[j]] += k;
   }
-  out[0] = nTotal;
-  out[1] = observedSum;
+  return nTotal;
 }
 
 /** The expected sum of a draw from its marginals, for nominal and ratio (ordinal: see above). */
