@@ -163,6 +163,21 @@ describe("RatioLowRank", () => {
     expect(Math.abs(factor.expectedSum(w)! - direct)).toBeLessThanOrEqual(1e-11 * direct);
   });
 
+  // expectedSum takes the factor's rows two at a time, an odd last row alone.
+  it("equals the pair-by-pair expected sum (1e-11) at odd and even ranks", () => {
+    const ranks = new Set<number>();
+    for (let span = 1; span <= 8; span++) {
+      const rng = createRng(40 + span);
+      const x = Float64Array.from({ length: 300 }, () => 10 ** (rng() * span));
+      const w = Float64Array.from({ length: 300 }, () => Math.floor(rng() * 9));
+      const factor = RatioLowRank.build(x, 100)!;
+      ranks.add(factor.rank % 2);
+      const direct = ratioExpectedSum(x, w, x.length);
+      expect(Math.abs(factor.expectedSum(w)! - direct), `span ${span}`).toBeLessThanOrEqual(1e-11 * direct);
+    }
+    expect([...ranks].sort()).toEqual([0, 1]);
+  });
+
   it("refuses what it cannot bound: values packed within 1e-6 of each other, too many columns", () => {
     const x = Float64Array.from({ length: 100 }, (_, k) => 1000 + k * 1e-6);
     const w = new Float64Array(100).fill(1);
