@@ -6,12 +6,13 @@
  *
  * Speed: alpha depends on a draw only through how often each unit was drawn. The one pass of
  * alpha-units.ts keeps each unit's figures (its observed share, and its mean and M2 or its value
- * codes), so a draw is one counter increment per drawn unit and then a weighted sum over the
- * units: for the interval level four sums (the pooled M2 follows from the units' centred sums);
- * for the coded levels the marginals, then the expected sum as in krippendorff.ts — at the ratio
- * level through a low-rank factor of the kernel built once (ratio-low-rank.ts), pair by pair
- * (RatioDrawSums) when that is not trusted. The result is the alpha a full recomputation on the
- * resampled matrix gives, up to float summation order.
+ * codes), so a draw is one counter increment per drawn unit (or per group of interchangeable
+ * units, bootstrap-groups.ts) and then a weighted sum over them: for the interval level four sums
+ * (the pooled M2 follows from the units' centred sums); for the coded levels the marginals, then
+ * the expected sum as in krippendorff.ts — at the ratio level through a low-rank factor of the
+ * kernel built once (ratio-low-rank.ts), pair by pair (RatioDrawSums) when that is not trusted.
+ * Except for ordinal, two draws share each pass over the units or groups. The result is the alpha
+ * a full recomputation on the resampled matrix gives, up to float summation order.
  */
 import {
   alphaFromSums,
