@@ -202,10 +202,9 @@ function constantsDiffer(table: UnitTable, counts: Int32Array): boolean {
 }
 
 /**
- * Nominal, ordinal, ratio: the draw's marginals from the codes, then the expected sum. Units with
- * the same multiset of codes count as one group (a draw sees only how often each group was
- * picked), so a draw's pass is over the groups: 15 for two raters on 5 values, about 41,000 for
- * 100,000 two-rating units on 1,000 values.
+ * Nominal and ratio: the draw's marginals from the codes, then the expected sum. Units with the
+ * same multiset of codes count as one group (a draw sees only how often each group was picked),
+ * so a draw's pass is over the groups (bootstrap-groups.ts), two draws a pass as for interval.
  */
 function codedSamples(scan: UnitScan, stream: UniformStream, draws: number): (number | null)[] {
   const { level } = scan;
