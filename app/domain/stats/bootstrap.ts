@@ -6,12 +6,13 @@
  *
  * Speed: alpha depends on a draw only through how often each unit was drawn. The one pass of
  * alpha-units.ts keeps each unit's figures (its observed share, and its mean and M2 or its value
- * codes), so a draw is one counter increment per drawn unit and then a weighted sum over the
- * units: for the interval level four sums (the pooled M2 follows from the units' centred sums);
- * for the coded levels the marginals, then the expected sum as in krippendorff.ts — at the ratio
- * level through a low-rank factor of the kernel built once (ratio-low-rank.ts), pair by pair
- * (RatioDrawSums) when that is not trusted. The result is the alpha a full recomputation on the
- * resampled matrix gives, up to float summation order.
+ * codes), so a draw is one counter increment per drawn unit (or per group of interchangeable
+ * units, bootstrap-groups.ts) and then a weighted sum over them: for the interval level four sums
+ * (the pooled M2 follows from the units' centred sums); for the coded levels the marginals, then
+ * the expected sum as in krippendorff.ts — at the ratio level through a low-rank factor of the
+ * kernel built once (ratio-low-rank.ts), pair by pair (RatioDrawSums) when that is not trusted.
+ * Except for ordinal, two draws share each pass over the units or groups. The result is the alpha
+ * a full recomputation on the resampled matrix gives, up to float summation order.
  */
 import {
   alphaFromSums,
@@ -25,6 +26,7 @@ import {
   type RatingValue,
 } from "./krippendorff.ts";
 import { scanUnits, type UnitScan, type UnitTable } from "./alpha-units.ts";
+import { groupCodedUnits, type Grouping } from "./bootstrap-groups.ts";
 import { RatioDrawSums } from "./ratio-kernel.ts";
 import { RatioLowRank } from "./ratio-low-rank.ts";
 import { UniformStream } from "./rng.ts";
@@ -88,30 +90,19 @@ export function bootstrapAlphaSamples(
   const scan = scanUnits(data, checkShape(data), level, true);
   const P = scan.units;
   if (P === 0) return new Array<null>(draws).fill(null);
-  const { alphaOf, groupOf, groups } =
-    level === "interval" ? { alphaOf: intervalDraws(scan), groupOf: null, groups: P } : codedDraws(scan);
-
   const stream = new UniformStream(seed);
-  const counts = new Int32Array(groups);
-  const out: (number | null)[] = new Array<number | null>(draws);
-  for (let d = 0; d < draws; d++) {
-    counts.fill(0);
-    // The units randomInt(rng, P) would pick, P times, counted by group: the hottest loop.
-    stream.countPicks(counts, P, P, groupOf);
-    out[d] = alphaOf(counts);
-  }
-  return out;
+  if (level === "interval") return intervalSamples(scan, stream, draws);
+  return level === "ordinal" ? ordinalSamples(scan, stream, draws) : codedSamples(scan, stream, draws);
 }
-
-type DrawAlpha = (counts: Int32Array) => number | null;
 
 /**
  * Interval: with each unit's values centred on the pooled mean μ of the full data, a unit gives
  * s1 = m (mean_u − μ) and s2 = M2_u + m (mean_u − μ)²; a draw's pooled M2 is S2 − S1² / n.., with
- * S1 small beside S2 (draws stay near μ), so nothing cancels.
+ * S1 small beside S2 (draws stay near μ), so nothing cancels. Draws go two at a time: the pass
+ * over the units' rows is bound by memory traffic, which two draws share.
  */
-function intervalDraws(scan: UnitScan): DrawAlpha {
-  // primeFeedback (here and in codedDraws): V8 compiles a hot loop while it first runs (on-stack
+function intervalSamples(scan: UnitScan, stream: UniformStream, draws: number): (number | null)[] {
+  // primeFeedback (here and below): V8 compiles a hot loop while it first runs (on-stack
   // replacement), before the code after it has run, then lacks type feedback there and deoptimises
   // at the loop's end, sending the next whole pass through the interpreter. One call with nothing
   // to loop over runs that code first.
@@ -119,58 +110,86 @@ function intervalDraws(scan: UnitScan): DrawAlpha {
   const P = table.count;
   const { size, mean, m2, varied } = table;
   const observed = table.observed!;
-  const s1 = new Float64Array(P);
-  const s2 = new Float64Array(P);
+  const rows = new Float64Array(4 * P); // per unit: m, observed share, s1, s2
   for (let i = 0; i < P; i++) {
     const d = mean![i] - scan.mean;
-    s1[i] = size[i] * d;
-    s2[i] = m2![i] + size[i] * d * d;
+    rows[4 * i] = size[i];
+    rows[4 * i + 1] = observed[i];
+    rows[4 * i + 2] = size[i] * d;
+    rows[4 * i + 3] = m2![i] + size[i] * d * d;
   }
   const variedUnits: number[] = []; // units holding two different values
   for (let i = 0; i < P; i++) if (varied![i] === 1) variedUnits.push(i);
-  const sums = new Float64Array(4);
-  weightedSums(new Int32Array(0), 0, size, observed, s1, s2, sums); // see primeFeedback
-  return (counts) => {
-    weightedSums(counts, P, size, observed, s1, s2, sums);
-    const [nTotal, observedSum, sum1, sum2] = sums;
-    const isVaried = variedUnits.some((i) => counts[i] !== 0) || constantsDiffer(table, counts);
-    const expectedSum = 2 * (nTotal * sum2 - sum1 * sum1);
-    return alphaFromSums("interval", P, nTotal, isVaried, observedSum, expectedSum).alpha;
+  const isVaried = (counts: Int32Array) => variedUnits.some((i) => counts[i] !== 0) || constantsDiffer(table, counts);
+  const sums = new Float64Array(8);
+  const alphaAt = (at: number, variedDraw: boolean) => {
+    const nTotal = sums[at];
+    const expectedSum = 2 * (nTotal * sums[at + 3] - sums[at + 2] * sums[at + 2]);
+    return alphaFromSums("interval", P, nTotal, variedDraw, sums[at + 1], expectedSum).alpha;
   };
+  const first = new Int32Array(P);
+  const second = new Int32Array(P); // all 0 when the last draw has no partner
+  pairSums(first, second, 0, rows, sums); // see primeFeedback
+  const out: (number | null)[] = new Array<number | null>(draws);
+  for (let d = 0; d < draws; d += 2) {
+    const both = d + 1 < draws;
+    // The units randomInt(rng, P) would pick, P times: the hottest loop.
+    stream.countPicks(first, P, P);
+    if (both) stream.countPicks(second, P, P);
+    const firstVaried = isVaried(first);
+    const secondVaried = both && isVaried(second);
+    pairSums(first, second, P, rows, sums);
+    out[d] = alphaAt(0, firstVaried);
+    if (both) out[d + 1] = alphaAt(4, secondVaried);
+  }
+  return out;
 }
 
 /**
- * Σ k_i · (m_i, observed_i, s1_i, s2_i) over the units into `out`. A plain function of
- * typed arrays with no rare branch, so V8 optimises it once (as a closure it kept deoptimising).
- * No skip for k = 0 either: a mispredicted branch costs more than the products.
+ * Σ k_u · (m_u, observed_u, s1_u, s2_u) over the units for two draws' counts `a` and `b`, into
+ * out[0..3] and out[4..7], clearing the counts. A plain function of typed arrays with no rare
+ * branch, so V8 optimises it once (as a closure it kept deoptimising). No skip for k = 0 either: a
+ * mispredicted branch costs more than the products.
  */
-function weightedSums(
-  counts: Int32Array,
-  P: number,
-  size: Int32Array,
-  observed: Float64Array,
-  s1: Float64Array,
-  s2: Float64Array,
-  out: Float64Array,
-): void {
+function pairSums(a: Int32Array, b: Int32Array, P: number, rows: Float64Array, out: Float64Array): void {
   let nTotal = 0;
   let observedSum = 0;
   let sum1 = 0;
   let sum2 = 0;
+  let nTotalB = 0;
+  let observedSumB = 0;
+  let sum1B = 0;
+  let sum2B = 0;
   for (let i = 0; i < P; i++) {
-    const k = counts[i];
-    nTotal += k * size[i];
-    observedSum += k * observed[i];
-    sum1 += k * s1[i];
-    sum2 += k * s2[i];
+    const k = a[i];
+    const kb = b[i];
+    a[i] = 0;
+    b[i] = 0;
+    const r = 4 * i;
+    const m = rows[r];
+    const o = rows[r + 1];
+    const x = rows[r + 2];
+    const y = rows[r + 3];
+    nTotal += k * m;
+    observedSum += k * o;
+    sum1 += k * x;
+    sum2 += k * y;
+    nTotalB += kb * m;
+    observedSumB += kb * o;
+    sum1B += kb * x;
+    sum2B += kb * y;
   }
   out[0] = nTotal;
   out[1] = observedSum;
   out[2] = sum1;
   out[3] = sum2;
+  out[4] = nTotalB;
+  out[5] = observedSumB;
+  out[6] = sum1B;
+  out[7] = sum2B;
 }
 
-/** For a draw of single-valued units only: whether two of them hold different values. */
+/** For a draw of single-valued groups only: whether two of them hold different values. */
 function constantsDiffer(table: UnitTable, counts: Int32Array): boolean {
   let seen: number | null = null;
   for (let i = 0; i < table.count; i++) {
@@ -183,113 +202,174 @@ function constantsDiffer(table: UnitTable, counts: Int32Array): boolean {
 }
 
 /**
- * Nominal, ordinal, ratio: the draw's marginals from the codes, then the expected sum. Units with
- * the same multiset of codes count as one group (a draw sees only how often each group was
- * picked), so a draw's pass is over the groups: 15 for two raters on 5 values, about 41,000 for
- * 100,000 two-rating units on 1,000 values.
+ * Nominal and ratio: the draw's marginals from the codes, then the expected sum. Units with the
+ * same multiset of codes count as one group (a draw sees only how often each group was picked),
+ * so a draw's pass is over the groups (bootstrap-groups.ts), two draws a pass as for interval.
  */
-function codedDraws(scan: UnitScan): { alphaOf: DrawAlpha; groupOf: Int32Array; groups: number } {
+function codedSamples(scan: UnitScan, stream: UniformStream, draws: number): (number | null)[] {
   const { level } = scan;
   const P = scan.units;
   const V = scan.values.length;
-  const { groupOf, groups } = groupUnits(scan.table!, V);
-  const { size, start, observed } = groups;
+  const { groupOf, groups, figures } = groupFigures(scan);
   const G = groups.count;
-  const codes = groups.codes!;
-  const marginals = new Float64Array(V);
   const expected = expectedSumOfDraw(scan);
-  const order = level === "ordinal" ? sortedCodes(scan.values as number[]) : null;
-  const sums = new Float64Array(2);
-  weightedMarginals(new Int32Array(0), 0, size, observed ?? ZEROS, start!, codes, marginals, sums); // see primeFeedback
-  const alphaOf: DrawAlpha = (counts) => {
-    marginals.fill(0);
-    weightedMarginals(counts, G, size, observed ?? ZEROS, start!, codes, marginals, sums);
-    let [nTotal, observedSum] = sums;
-    let present = 0;
-    for (let c = 0; c < V && present < 2; c++) if (marginals[c] !== 0) present++;
-    if (order !== null) {
-      const pos = midRanks(order, marginals, V);
-      for (let g = 0; g < G; g++) {
-        const k = counts[g];
-        if (k !== 0) observedSum += k * ordinalUnitShare(codes, start![g], start![g + 1], pos);
-      }
-      const expectedSum = positionExpectedSum(pos, marginals, V, nTotal);
-      return alphaFromSums(level, P, nTotal, present >= 2, observedSum, expectedSum).alpha;
-    }
-    return alphaFromSums(level, P, nTotal, present >= 2, observedSum, expected(marginals, nTotal)).alpha;
-  };
-  return { alphaOf, groupOf, groups: G };
-}
-
-/** The units' distinct code multisets as a table of groups, and each unit's group. */
-function groupUnits(table: UnitTable, V: number): { groupOf: Int32Array; groups: UnitTable } {
-  const P = table.count;
-  const start = table.start!;
-  const codes = table.codes!;
-  const groupOf = new Int32Array(P);
-  const byKey = new Map<number | string, number>();
-  const groups: UnitTable = {
-    count: 0,
-    size: new Int32Array(P),
-    observed: table.observed === null ? null : new Float64Array(P),
-    start: new Int32Array(P + 1),
-    codes: new Int32Array(start[P]),
-    mean: null,
-    m2: null,
-    varied: null,
-    first: null,
-  };
-  for (let i = 0; i < P; i++) {
-    const from = start[i];
-    const to = start[i + 1];
-    let key: number | string;
-    if (to - from === 2) {
-      const a = codes[from];
-      const b = codes[from + 1];
-      key = a < b ? a * V + b : b * V + a;
-    } else {
-      key = Array.from(codes.subarray(from, to))
-        .sort((x, y) => x - y)
-        .join(",");
-    }
-    let g = byKey.get(key);
-    if (g === undefined) {
-      g = groups.count++;
-      byKey.set(key, g);
-      groups.size[g] = to - from;
-      if (groups.observed !== null) groups.observed[g] = table.observed![i];
-      groups.codes!.set(codes.subarray(from, to), groups.start![g]);
-      groups.start![g + 1] = groups.start![g] + to - from;
-    }
-    groupOf[i] = g;
+  const first = new Int32Array(G);
+  const second = new Int32Array(G); // all 0 when the last draw has no partner
+  const firstMarginals = new Float64Array(V);
+  const secondMarginals = new Float64Array(V);
+  const sums = new Float64Array(4);
+  const alphaOf = (marginals: Float64Array, nTotal: number, observedSum: number) =>
+    alphaFromSums(level, P, nTotal, twoPresent(marginals, V), observedSum, expected(marginals, nTotal)).alpha;
+  pairMarginals(first, second, 0, figures, firstMarginals, secondMarginals, sums); // see primeFeedback
+  const out: (number | null)[] = new Array<number | null>(draws);
+  for (let d = 0; d < draws; d += 2) {
+    const both = d + 1 < draws;
+    // The units randomInt(rng, P) would pick, P times, counted by group: the hottest loop.
+    stream.countPicks(first, P, P, groupOf);
+    if (both) stream.countPicks(second, P, P, groupOf);
+    firstMarginals.fill(0);
+    secondMarginals.fill(0);
+    pairMarginals(first, second, G, figures, firstMarginals, secondMarginals, sums);
+    out[d] = alphaOf(firstMarginals, sums[0], sums[1]);
+    if (both) out[d + 1] = alphaOf(secondMarginals, sums[2], sums[3]);
   }
-  return { groupOf, groups };
+  return out;
 }
 
-const ZEROS = new Float64Array(0);
+/** Ordinal: δ² depends on the draw's marginals, so the observed sum takes a second pass over the groups. */
+function ordinalSamples(scan: UnitScan, stream: UniformStream, draws: number): (number | null)[] {
+  const P = scan.units;
+  const V = scan.values.length;
+  const { groupOf, groups, figures } = groupFigures(scan);
+  const G = groups.count;
+  const { codes, start } = figures;
+  const order = sortedCodes(scan.values as number[]);
+  const counts = new Int32Array(G);
+  const marginals = new Float64Array(V);
+  const out: (number | null)[] = new Array<number | null>(draws);
+  weightedMarginals(counts, 0, figures, marginals); // see primeFeedback
+  for (let d = 0; d < draws; d++) {
+    stream.countPicks(counts, P, P, groupOf);
+    marginals.fill(0);
+    const nTotal = weightedMarginals(counts, G, figures, marginals);
+    const pos = midRanks(order, marginals, V);
+    let observedSum = 0;
+    for (let g = 0; g < G; g++) {
+      const k = counts[g];
+      if (k === 0) continue;
+      counts[g] = 0;
+      observedSum += k * ordinalUnitShare(codes, start[g], start[g + 1], pos);
+    }
+    const expectedSum = positionExpectedSum(pos, marginals, V, nTotal);
+    out[d] = alphaFromSums("ordinal", P, nTotal, twoPresent(marginals, V), observedSum, expectedSum).alpha;
+  }
+  return out;
+}
 
-/** The draw's marginals, and Σ k_i m_i and Σ k_i observed_i (when given) into `out`; as weightedSums. */
-function weightedMarginals(
-  counts: Int32Array,
-  P: number,
-  size: Int32Array,
-  observed: Float64Array,
-  start: Int32Array,
-  codes: Int32Array,
-  marginals: Float64Array,
+function twoPresent(marginals: Float64Array, V: number): boolean {
+  let present = 0;
+  for (let c = 0; c < V && present < 2; c++) if (marginals[c] !== 0) present++;
+  return present >= 2;
+}
+
+/** The groups' figures the passes read; the first `pairs` groups hold two codes each. */
+interface GroupFigures {
+  pairs: number;
+  size: Int32Array;
+  start: Int32Array;
+  codes: Int32Array;
+  observed: Float64Array; // empty for ordinal
+}
+
+function groupFigures(scan: UnitScan): Grouping & { figures: GroupFigures } {
+  const { groupOf, groups, pairs } = groupCodedUnits(scan.table!, scan.values.length);
+  const figures = {
+    pairs,
+    size: groups.size,
+    start: groups.start!,
+    codes: groups.codes!,
+    observed: groups.observed ?? new Float64Array(0),
+  };
+  return { groupOf, groups, figures };
+}
+
+/**
+ * Two draws' marginals from their counts `a` and `b`, with Σ k_g m_g and Σ k_g observed_g into
+ * out[0..1] and out[2..3], clearing the counts; as pairSums. The two-code groups go first without
+ * an inner loop: a loop of two turns per group cost more than its body.
+ */
+function pairMarginals(
+  a: Int32Array,
+  b: Int32Array,
+  G: number,
+  figures: GroupFigures,
+  marginalsA: Float64Array,
+  marginalsB: Float64Array,
   out: Float64Array,
 ): void {
-  let nTotal = 0;
-  let observedSum = 0;
-  const withObserved = observed.length > 0;
-  for (let i = 0; i < P; i++) {
-    const k = counts[i];
-    nTotal += k * size[i];
-    if (withObserved) observedSum += k * observed[i];
-    for (let j = start[i]; j < start[i + 1]; j++) marginals[codes[j]] += k;
+  const { size, start, codes, observed } = figures;
+  const pairs = Math.min(figures.pairs, G);
+  let pickedA = 0; // picks of two-code groups
+  let pickedB = 0;
+  let observedA = 0;
+  let observedB = 0;
+  for (let g = 0; g < pairs; g++) {
+    const ka = a[g];
+    const kb = b[g];
+    a[g] = 0;
+    b[g] = 0;
+    const c1 = codes[2 * g];
+    const c2 = codes[2 * g + 1];
+    const o = observed[g];
+    marginalsA[c1] += ka;
+    marginalsA[c2] += ka;
+    marginalsB[c1] += kb;
+    marginalsB[c2] += kb;
+    pickedA += ka;
+    pickedB += kb;
+    observedA += ka * o;
+    observedB += kb * o;
   }
-  out[0] = nTotal;
-  out[1] = observedSum;
+  let nTotalA = 2 * pickedA;
+  let nTotalB = 2 * pickedB;
+  for (let g = pairs; g < G; g++) {
+    const ka = a[g];
+    const kb = b[g];
+    a[g] = 0;
+    b[g] = 0;
+    nTotalA += ka * size[g];
+    nTotalB += kb * size[g];
+    observedA += ka * observed[g];
+    observedB += kb * observed[g];
+    for (let j = start[g]; j < start[g + 1]; j++) {
+      marginalsA[codes[j]] += ka;
+      marginalsB[codes[j]] += kb;
+    }
+  }
+  out[0] = nTotalA;
+  out[1] = observedA;
+  out[2] = nTotalB;
+  out[3] = observedB;
+}
+
+/** One draw's marginals from its counts (ordinal), returning Σ k_g m_g; the counts stay. */
+function weightedMarginals(counts: Int32Array, G: number, figures: GroupFigures, marginals: Float64Array): number {
+  const { size, start, codes } = figures;
+  const pairs = Math.min(figures.pairs, G);
+  let picked = 0; // picks of two-code groups
+  for (let g = 0; g < pairs; g++) {
+    const k = counts[g];
+    marginals[codes[2 * g]] += k;
+    marginals[codes[2 * g + 1]] += k;
+    picked += k;
+  }
+  let nTotal = 2 * picked;
+  for (let g = pairs; g < G; g++) {
+    const k = counts[g];
+    nTotal += k * size[g];
+    for (let j = start[g]; j < start[g + 1]; j++) marginals[codes[j]] += k;
+  }
+  return nTotal;
 }
 
 /** The expected sum of a draw from its marginals, for nominal and ratio (ordinal: see above). */

@@ -163,6 +163,21 @@ describe("RatioLowRank", () => {
     expect(Math.abs(factor.expectedSum(w)! - direct)).toBeLessThanOrEqual(1e-11 * direct);
   });
 
+  // expectedSum takes the factor's rows two at a time, an odd last row alone.
+  it("equals the pair-by-pair expected sum (1e-11) at odd and even ranks", () => {
+    const ranks = new Set<number>();
+    for (let span = 1; span <= 8; span++) {
+      const rng = createRng(40 + span);
+      const x = Float64Array.from({ length: 300 }, () => 10 ** (rng() * span));
+      const w = Float64Array.from({ length: 300 }, () => Math.floor(rng() * 9));
+      const factor = RatioLowRank.build(x, 100)!;
+      ranks.add(factor.rank % 2);
+      const direct = ratioExpectedSum(x, w, x.length);
+      expect(Math.abs(factor.expectedSum(w)! - direct), `span ${span}`).toBeLessThanOrEqual(1e-11 * direct);
+    }
+    expect([...ranks].sort()).toEqual([0, 1]);
+  });
+
   it("refuses what it cannot bound: values packed within 1e-6 of each other, too many columns", () => {
     const x = Float64Array.from({ length: 100 }, (_, k) => 1000 + k * 1e-6);
     const w = new Float64Array(100).fill(1);
@@ -203,6 +218,40 @@ describe("bootstrap by the same kernels", () => {
     expect(draws.filter((a) => a !== null).every((a) => a === 1)).toBe(true);
   });
 
+  // Interval draws go two at a time (one pass over the units for both), the last alone when the
+  // number of draws is odd; nominal and ratio groups of two codes take a path of their own.
+  it("bootstrap draws equal recomputation for odd numbers of draws and units of two and three ratings", () => {
+    const data = randomRatings(77, 3, 90, [0.5, 1, 2, 3, 5, 8, 13, 21], { agree: 0.4, missing: 0.3 });
+    const pairable = [...data[0].keys()].filter((u) => data.filter((row) => row[u] !== null).length >= 2);
+    for (const level of LEVELS) {
+      for (const draws of [1, 2, 7]) {
+        const a = bootstrapAlphaSamples(data, level, { draws, seed: 5 });
+        const rng = createRng(5);
+        for (let d = 0; d < draws; d++) {
+          const picks = pairable.map(() => pairable[Math.floor(rng() * pairable.length)]);
+          const resampled = data.map((row) => picks.map((u) => row[u]));
+          close(a[d], previousAlpha(resampled, level), 1e-9, `${level}, ${draws} draws, draw ${d}`);
+        }
+      }
+    }
+  });
+
+  it("interval: a draw whose partner draw has no variation keeps its own", () => {
+    // Unit 0 is the only varied one: draws without it hold only 4s (null); with it, defined.
+    const data: RatingValue[][] = [
+      [1, 4, 4, 4],
+      [9, 4, 4, 4],
+    ];
+    const draws = bootstrapAlphaSamples(data, "interval", { draws: 41, seed: 12 });
+    const rng = createRng(12);
+    for (let d = 0; d < 41; d++) {
+      const picks = [0, 1, 2, 3].map(() => Math.floor(rng() * 4));
+      expect(draws[d] === null, `draw ${d}`).toBe(!picks.includes(0));
+    }
+    expect(draws.some((a) => a === null)).toBe(true);
+    expect(draws.some((a) => a !== null)).toBe(true);
+  });
+
   it("UniformStream.countPicks picks the units createRng's numbers pick", () => {
     const rng = createRng(42);
     const expected = new Int32Array(37);
@@ -210,5 +259,27 @@ describe("bootstrap by the same kernels", () => {
     const counts = new Int32Array(37);
     new UniformStream(42).countPicks(counts, 37, 500);
     expect(counts).toEqual(expected);
+  });
+
+  // countPicks takes eight picks a loop turn, then the rest one by one: counts of picks around
+  // multiples of eight, by unit and by group, and the stream carrying on where a call stopped.
+  it("UniformStream.countPicks, by unit and by group, for any number of picks, continues the stream", () => {
+    const n = 53;
+    const groupOf = Int32Array.from({ length: n }, (_, i) => (i * 7) % 11);
+    for (const grouped of [false, true]) {
+      const rng = createRng(-17);
+      const stream = new UniformStream(-17);
+      for (const times of [0, 1, 7, 8, 9, 16, 23, 500]) {
+        const expected = new Int32Array(grouped ? 11 : n);
+        for (let i = 0; i < times; i++) {
+          const unit = Math.floor(rng() * n);
+          expected[grouped ? groupOf[unit] : unit]++;
+        }
+        const counts = new Int32Array(grouped ? 11 : n);
+        stream.countPicks(counts, n, times, grouped ? groupOf : null);
+        expect(counts, `${grouped ? "groups" : "units"}, ${times} picks`).toEqual(expected);
+      }
+      expect(stream.next()).toBe(rng());
+    }
   });
 });
