@@ -76,6 +76,36 @@ describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, 
     );
   });
 
+  it("keeps the server's drawings through hydration, and a client navigation fetches them beside the page data", async () => {
+    const page = pages[1280];
+    const drawings = async () => {
+      const chart = page.getByTestId("trend-chart");
+      await chart.locator(".chart-wide svg").waitFor();
+      return {
+        wide: await chart.locator(".chart-wide svg").count(),
+        narrow: await chart.locator(".chart-narrow svg").count(),
+        download: decoded(await chart.getByRole("link", { name: "Download SVG" }).getAttribute("href")),
+      };
+    };
+    // The document's data for the browser leaves the drawings out: hydration must keep the HTML's.
+    await page.goto(`${server.url}/admin/studies/1`);
+    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.waitForLoadState("networkidle");
+    const hydrated = await drawings();
+    expect(hydrated).toMatchObject({ wide: 1, narrow: 1 });
+    expect(hydrated.download.startsWith("<svg")).toBe(true);
+
+    await page.goto(`${server.url}/admin/studies`);
+    await page.waitForFunction(() => "__remixRouter" in window);
+    const fetched: string[] = [];
+    page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+    await page.locator('a[href="/admin/studies/1"]').first().click();
+    await page.waitForURL(/\/admin\/studies\/1$/);
+    const navigated = await drawings();
+    expect(fetched).toContain("/admin/studies/1/charts");
+    expect(navigated).toEqual(hydrated);
+  });
+
   it("draws persona fidelity as dots with Wilson intervals on the A/B dashboard", async () => {
     const page = pages[1280];
     await page.goto(`${server.url}/admin/studies`);

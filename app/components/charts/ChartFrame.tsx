@@ -7,8 +7,14 @@ import type { ReactNode } from "react";
 import { chartCsv, tableCell, type RenderedChart } from "../../domain/charts/chart-data.ts";
 import { ScrollX } from "../ScrollX.tsx";
 
+/**
+ * A chart as a page hands it to its frame. The dashboard's browser copy of a document's data leaves the two drawings
+ * out (admin.studies.$studyId.tsx): hydration keeps the markup the server wrote for them.
+ */
+export type FramedChart = Omit<RenderedChart, "svg" | "narrowSvg"> & { svg?: string; narrowSvg?: string };
+
 interface Props {
-  chart: RenderedChart;
+  chart: FramedChart;
   testId: string;
   /** What a screen reader hears for the picture (the data table follows it). */
   label: string;
@@ -26,17 +32,18 @@ const dataHref = (type: string, text: string) => `data:${type};charset=utf-8,${e
  * A chart's two download links, encoded once per chart object: a cached dashboard hands the same chart to every
  * request, and encoding its SVG and CSV was a good part of the page's render.
  */
-const downloads = new WeakMap<RenderedChart, { csv: string; svg: string }>();
-function downloadHrefs(chart: RenderedChart): { csv: string; svg: string } {
+const downloads = new WeakMap<FramedChart, { csv: string; svg?: string }>();
+function downloadHrefs(chart: FramedChart): { csv: string; svg?: string } {
   let hrefs = downloads.get(chart);
   if (!hrefs) {
-    hrefs = { csv: dataHref("text/csv", chartCsv(chart.data)), svg: dataHref("image/svg+xml", chart.svg) };
+    const svg = chart.svg === undefined ? undefined : dataHref("image/svg+xml", chart.svg);
+    hrefs = { csv: dataHref("text/csv", chartCsv(chart.data)), svg };
     downloads.set(chart, hrefs);
   }
   return hrefs;
 }
 
-function Drawing({ svg, label, which }: { svg: string; label: string; which: "wide" | "narrow" }) {
+function Drawing({ svg, label, which }: { svg?: string; label: string; which: "wide" | "narrow" }) {
   return (
     <div className={`chart-${which}`}>
       <ScrollX label={label}>
@@ -44,8 +51,10 @@ function Drawing({ svg, label, which }: { svg: string; label: string; which: "wi
           className="report-svg"
           role="img"
           aria-label={label}
+          // Hydrating without the drawing, React leaves the server's markup as it is (it never compares inner HTML).
+          suppressHydrationWarning
           // biome-ignore lint/security/noDangerouslySetInnerHtml: SVG that vega rendered on the server from our data
-          dangerouslySetInnerHTML={{ __html: svg }}
+          dangerouslySetInnerHTML={{ __html: svg ?? "" }}
         />
       </ScrollX>
     </div>
@@ -67,7 +76,7 @@ export function ChartFrame({ chart, testId, label, fileName, className, caption,
         <a className="chart-download" download={`${fileName}.csv`} href={hrefs.csv}>
           Download CSV
         </a>
-        <a className="chart-download" download={`${fileName}.svg`} href={hrefs.svg}>
+        <a className="chart-download" download={`${fileName}.svg`} href={hrefs.svg} suppressHydrationWarning>
           Download SVG
         </a>
       </div>
@@ -75,7 +84,7 @@ export function ChartFrame({ chart, testId, label, fileName, className, caption,
   );
 }
 
-function ChartTable({ chart }: { chart: RenderedChart }) {
+function ChartTable({ chart }: { chart: FramedChart }) {
   return (
     <ScrollX label={`Data of ${chart.title}`}>
       <table className="data-table chart-data-table">

@@ -1,0 +1,22 @@
+/**
+ * The dashboard's chart drawings for the same address's view options, as JSON by chart key: what a client navigation
+ * to the dashboard fetches beside the page data, which leaves them out (dashboard-drawings.server.ts).
+ */
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
+import { chartDrawingsJson } from "../server/annotation/dashboard-drawings.server.ts";
+import { dashboardOptions } from "../server/annotation/dashboard-view.server.ts";
+import { requireUser } from "../server/auth/session.server.ts";
+import { getDb } from "../server/db.server.ts";
+import { orResponse } from "../server/http/responses.server.ts";
+import { parseId } from "../server/http/route-params.server.ts";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireUser(request, ["admin"]);
+  const studyId = parseId(params.studyId, "study");
+  const db = await getDb();
+  const page = await orResponse(() => dashboardPage(db, studyId, dashboardOptions(new URL(request.url))));
+  return new Response(chartDrawingsJson(await page.charts), {
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
+  });
+}
