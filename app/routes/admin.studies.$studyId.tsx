@@ -57,7 +57,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const channelPanels = view.study.pool === "crowd" ? await channelPanelData(db, view.study, url.origin) : null;
   const flags = await studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
   // The drawings stay out of the data sent: the document has them in its HTML, a navigation fetches them.
-  const charts: Partial<Record<string, FramedChart>> = chartsWithoutDrawings(await page.charts);
+  const charts: Partial<Record<string, FramedChart>> = chartsWithoutDrawings(
+    await page.charts,
+    chartsRoute(studyId, url),
+  );
   const perRequest = asJsonData({ channels: page.channels, channelPanels, flags, labelComments: page.labelComments });
   return { ...shownView(view), charts, ...perRequest };
 }
@@ -72,9 +75,15 @@ const shownView = jsonDataOnce((view: DashboardPage["view"]) => {
   return { ...rest, alignment: alignment ? alignmentSummary(alignment) : null };
 });
 
+/** The charts route's address for this page's view (only the parameters that change the charts). */
+function chartsRoute(studyId: number | string, url: URL): string {
+  const query = new URLSearchParams([...url.searchParams].filter(([k]) => k === "exclude" || k === "fast"));
+  return `/admin/studies/${studyId}/charts${query.size ? `?${query}` : ""}`;
+}
+
 /** A client navigation's data: the server's page data with the chart drawings fetched beside it. */
 export async function clientLoader({ request, params, serverLoader }: ClientLoaderFunctionArgs) {
-  const drawingsUrl = `/admin/studies/${params.studyId}/charts${new URL(request.url).search}`;
+  const drawingsUrl = chartsRoute(params.studyId ?? "", new URL(request.url));
   // A failed fetch waits for the page data, so a redirect (to the login) or a 404 from the loader comes first.
   const [data, drawings] = await Promise.all([
     serverLoader<typeof loader>(),

@@ -11,7 +11,12 @@ import { ScrollX } from "../ScrollX.tsx";
  * A chart as a page hands it to its frame. The dashboard's browser copy of a document's data leaves the two drawings
  * out (admin.studies.$studyId.tsx): hydration keeps the markup the server wrote for them.
  */
-export type FramedChart = Omit<RenderedChart, "svg" | "narrowSvg"> & { svg?: string; narrowSvg?: string };
+export type FramedChart = Omit<RenderedChart, "svg" | "narrowSvg"> & {
+  svg?: string;
+  narrowSvg?: string;
+  /** Addresses of the CSV and SVG downloads, where a page serves them; else they are data: links. */
+  downloads?: { csv: string; svg: string };
+};
 
 interface Props {
   chart: FramedChart;
@@ -62,7 +67,7 @@ function Drawing({ svg, label, which }: { svg?: string; label: string; which: "w
 }
 
 export function ChartFrame({ chart, testId, label, fileName, className, caption, data }: Props) {
-  const hrefs = downloadHrefs(chart);
+  const hrefs = chart.downloads ?? downloadHrefs(chart);
   return (
     <figure className={`report-figure chart-frame ${className ?? ""}`} data-testid={testId} {...data}>
       <Drawing svg={chart.svg} label={label} which="wide" />
