@@ -89,7 +89,7 @@ export async function clientLoader({ request, params, serverLoader }: ClientLoad
     serverLoader<typeof loader>(),
     fetch(drawingsUrl, { signal: request.signal })
       .then(async (res) =>
-        res.ok ? ((await res.json()) as Record<string, Pick<FramedChart, "svg" | "narrowSvg">>) : null,
+        res.ok ? ((await res.json()) as Record<string, Pick<FramedChart, "svg" | "narrowSvg" | "tableHtml">>) : null,
       )
       .catch(() => null),
   ]);

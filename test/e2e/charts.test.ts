@@ -2,9 +2,9 @@
  * Charts in Chromium against the real server's demo database (issue 32): a dashboard chart's
  * "Show data" reveals its data as a table, its CSV and SVG downloads carry the chart's data and
  * drawing (links to the dashboard's charts route, fetched here with the page's session), the
- * drawings survive hydration and come with a client navigation, the new views (alignment scatter,
- * fidelity dots with intervals) are on their dashboards, and at 390 px the page does not scroll
- * sideways and the narrow drawing fits.
+ * drawings and tables survive hydration and come with a client navigation, the new views
+ * (alignment scatter, fidelity dots with intervals) are on their dashboards, and at 390 px the
+ * page does not scroll sideways and the narrow drawing fits.
  */
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,7 +82,7 @@ describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, 
     );
   });
 
-  it("keeps the server's drawings through hydration, and a client navigation fetches them beside the page data", async () => {
+  it("keeps the server's drawings and data table through hydration, and a client navigation fetches them beside the page data", async () => {
     const page = pages[1280];
     const drawings = async () => {
       const chart = page.getByTestId("trend-chart");
@@ -90,6 +90,7 @@ describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, 
       return {
         wide: await chart.locator(".chart-wide svg").count(),
         narrow: await chart.locator(".chart-narrow svg").count(),
+        rows: await chart.locator("table.chart-data-table tbody tr").count(),
         download: await chart.getByRole("link", { name: "Download SVG" }).getAttribute("href"),
       };
     };
@@ -99,6 +100,7 @@ describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, 
     await page.waitForLoadState("networkidle");
     const hydrated = await drawings();
     expect(hydrated).toMatchObject({ wide: 1, narrow: 1 });
+    expect(hydrated.rows).toBeGreaterThan(0);
     const link = page.getByTestId("trend-chart").getByRole("link", { name: "Download SVG" });
     expect((await downloaded(page, link)).text.startsWith("<svg")).toBe(true);
 

@@ -1,28 +1,49 @@
 /**
- * The dashboard's chart drawings kept out of the data a browser gets with the page. A document inlines its loader data
- * for hydration, and the drawings (a wide and a narrow SVG per chart, hundreds of kB for a large study) were most of
- * it, on top of the same markup in the HTML: encoding them again for every document was most of a cached page's time.
- * The server render still reads them (it gets the loader's own objects); the browser hydrates them from the HTML, and
- * on a client navigation fetches them beside the page data (admin.studies.$studyId.charts.ts). The downloads are
- * links to that route too, not data: links that put each drawing (and the CSV) in the HTML once more.
+ * The dashboard's chart drawings and data tables kept out of the data a browser gets with the page. A document inlines
+ * its loader data for hydration, and the drawings (a wide and a narrow SVG per chart, hundreds of kB for a large study)
+ * and the tables' rows were most of it, on top of the same markup in the HTML: encoding them again for every document
+ * was most of a cached page's time. The server render still reads them (it gets the loader's own objects); the browser
+ * hydrates them from the HTML, and on a client navigation fetches them beside the page data
+ * (admin.studies.$studyId.charts.ts). The downloads are links to that route too, not data: links that put each drawing
+ * (and the CSV) in the HTML once more. A table is rendered to markup once per chart, not on every request.
  */
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { ChartTableContent } from "../../components/charts/ChartFrame.tsx";
 import { chartCsv, type DashboardCharts, type RenderedChart } from "../../domain/charts/chart-data.ts";
 import { asJsonData } from "../http/responses.server.ts";
 
-type Drawings = Pick<RenderedChart, "svg" | "narrowSvg">;
-type PageChart = Omit<RenderedChart, keyof Drawings> & { downloads: { csv: string; svg: string } };
+/** What the browser's copy of the page data leaves out of each chart. */
+interface Drawings {
+  svg: string;
+  narrowSvg: string;
+  tableHtml: string;
+}
+interface PageChart {
+  title: string;
+  downloads: { csv: string; svg: string };
+}
+
+const drawingsOf = new WeakMap<RenderedChart, Drawings>();
+
+function drawings(chart: RenderedChart): Drawings {
+  let made = drawingsOf.get(chart);
+  if (!made) {
+    const tableHtml = renderToStaticMarkup(createElement(ChartTableContent, { title: chart.title, data: chart.data }));
+    made = { svg: chart.svg, narrowSvg: chart.narrowSvg, tableHtml };
+    drawingsOf.set(chart, made);
+  }
+  return made;
+}
 
 /**
- * A chart whose drawings are there to read but not own enumerable keys, which the data's encoder does not send;
- * `address(format)` is its download's.
+ * A chart whose drawings and table are there to read but not own enumerable keys, which the data's encoder does not
+ * send; `address(format)` is its download's.
  */
 function withUnsentDrawings(chart: RenderedChart, address: (format: "csv" | "svg") => string): PageChart {
-  const downloads = { csv: address("csv"), svg: address("svg") };
-  const sent = asJsonData({ title: chart.title, data: chart.data, downloads });
-  return Object.defineProperties(sent, {
-    svg: { value: chart.svg, enumerable: false },
-    narrowSvg: { value: chart.narrowSvg, enumerable: false },
-  });
+  const sent = asJsonData({ title: chart.title, downloads: { csv: address("csv"), svg: address("svg") } });
+  const unsent = Object.entries(drawings(chart)).map(([k, value]) => [k, { value, enumerable: false }]);
+  return Object.defineProperties(sent, Object.fromEntries(unsent));
 }
 
 const pageCharts = new WeakMap<DashboardCharts, { route: string; shown: Partial<Record<string, PageChart>> }>();
@@ -58,13 +79,13 @@ export function chartDownload(charts: DashboardCharts, file: string): { type: st
 
 const drawingsText = new WeakMap<DashboardCharts, string>();
 
-/** Every chart's two drawings by key as JSON, made once per cached charts object. */
+/** Every chart's two drawings and table markup by key as JSON, made once per cached charts object. */
 export function chartDrawingsJson(charts: DashboardCharts): string {
   let text = drawingsText.get(charts);
   if (text === undefined) {
-    const drawings: Record<string, Drawings> = {};
-    for (const [k, c] of Object.entries(charts)) if (c) drawings[k] = { svg: c.svg, narrowSvg: c.narrowSvg };
-    text = JSON.stringify(drawings);
+    const byKey: Record<string, Drawings> = {};
+    for (const [k, c] of Object.entries(charts)) if (c) byKey[k] = drawings(c);
+    text = JSON.stringify(byKey);
     drawingsText.set(charts, text);
   }
   return text;
