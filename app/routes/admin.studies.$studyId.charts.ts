@@ -5,6 +5,7 @@
  */
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { dashboardPage } from "../server/annotation/dashboard-cache.server.ts";
+import { chartTableMarkup } from "../components/charts/chart-table-markup.server.ts";
 import { chartDownload, chartDrawingsJson } from "../server/annotation/dashboard-drawings.server.ts";
 import { dashboardOptions } from "../server/annotation/dashboard-view.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
@@ -26,7 +27,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     const headers = { "Content-Type": download.type, "Content-Disposition": "attachment", "Cache-Control": "no-store" };
     return new Response(download.body, { headers });
   }
-  return new Response(chartDrawingsJson(await page.charts), {
+  return new Response(chartDrawingsJson(await page.charts, chartTableMarkup), {
     headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" },
   });
 }

@@ -15,6 +15,7 @@ import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
 import { LabelCommentsPanel } from "../components/dashboard/LabelCommentsPanel.tsx";
 import { ChannelPanels } from "../crowd-channels/ChannelPanels.tsx";
 import { dashboardPage, type DashboardPage } from "../server/annotation/dashboard-cache.server.ts";
+import { chartTableMarkup } from "../components/charts/chart-table-markup.server.ts";
 import { chartsWithoutDrawings } from "../server/annotation/dashboard-drawings.server.ts";
 import { dashboardOptions } from "../server/annotation/dashboard-view.server.ts";
 import type { FramedChart } from "../components/charts/ChartFrame.tsx";
@@ -59,6 +60,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   // The drawings stay out of the data sent: the document has them in its HTML, a navigation fetches them.
   const charts: Partial<Record<string, FramedChart>> = chartsWithoutDrawings(
     await page.charts,
+    chartTableMarkup,
     chartsRoute(studyId, url),
   );
   const perRequest = asJsonData({ channels: page.channels, channelPanels, flags, labelComments: page.labelComments });

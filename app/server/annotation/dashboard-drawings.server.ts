@@ -5,11 +5,9 @@
  * was most of a cached page's time. The server render still reads them (it gets the loader's own objects); the browser
  * hydrates them from the HTML, and on a client navigation fetches them beside the page data
  * (admin.studies.$studyId.charts.ts). The downloads are links to that route too, not data: links that put each drawing
- * (and the CSV) in the HTML once more. A table is rendered to markup once per chart, not on every request.
+ * (and the CSV) in the HTML once more. A table's markup comes from the caller (`TableMarkup`: the components render it,
+ * once per chart), not from a render on every request.
  */
-import { createElement } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { ChartTableContent } from "../../components/charts/ChartFrame.tsx";
 import { chartCsv, type DashboardCharts, type RenderedChart } from "../../domain/charts/chart-data.ts";
 import { asJsonData } from "../http/responses.server.ts";
 
@@ -24,25 +22,26 @@ interface PageChart {
   downloads: { csv: string; svg: string };
 }
 
-const drawingsOf = new WeakMap<RenderedChart, Drawings>();
+/** A chart's data table as markup (components/charts/chart-table-markup.server.ts). */
+type TableMarkup = (chart: RenderedChart) => string;
 
-function drawings(chart: RenderedChart): Drawings {
-  let made = drawingsOf.get(chart);
-  if (!made) {
-    const tableHtml = renderToStaticMarkup(createElement(ChartTableContent, { title: chart.title, data: chart.data }));
-    made = { svg: chart.svg, narrowSvg: chart.narrowSvg, tableHtml };
-    drawingsOf.set(chart, made);
-  }
-  return made;
-}
+const drawings = (chart: RenderedChart, table: TableMarkup): Drawings => ({
+  svg: chart.svg,
+  narrowSvg: chart.narrowSvg,
+  tableHtml: table(chart),
+});
 
 /**
  * A chart whose drawings and table are there to read but not own enumerable keys, which the data's encoder does not
  * send; `address(format)` is its download's.
  */
-function withUnsentDrawings(chart: RenderedChart, address: (format: "csv" | "svg") => string): PageChart {
+function withUnsentDrawings(
+  chart: RenderedChart,
+  table: TableMarkup,
+  address: (format: "csv" | "svg") => string,
+): PageChart {
   const sent = asJsonData({ title: chart.title, downloads: { csv: address("csv"), svg: address("svg") } });
-  const unsent = Object.entries(drawings(chart)).map(([k, value]) => [k, { value, enumerable: false }]);
+  const unsent = Object.entries(drawings(chart, table)).map(([k, value]) => [k, { value, enumerable: false }]);
   return Object.defineProperties(sent, Object.fromEntries(unsent));
 }
 
@@ -53,13 +52,17 @@ const pageCharts = new WeakMap<DashboardCharts, { route: string; shown: Partial<
  * address with the view's query (a download is `route` plus `download=<key>.<csv|svg>`). Typed without the drawings:
  * the browser's copy has none until it fetches them.
  */
-export function chartsWithoutDrawings(charts: DashboardCharts, route: string): Partial<Record<string, PageChart>> {
+export function chartsWithoutDrawings(
+  charts: DashboardCharts,
+  table: TableMarkup,
+  route: string,
+): Partial<Record<string, PageChart>> {
   let made = pageCharts.get(charts);
   if (made?.route !== route) {
     const link = (key: string) => (format: string) =>
       `${route}${route.includes("?") ? "&" : "?"}download=${encodeURIComponent(`${key}.${format}`)}`;
     const shown = Object.fromEntries(
-      Object.entries(charts).flatMap(([k, c]) => (c ? [[k, withUnsentDrawings(c, link(k))]] : [])),
+      Object.entries(charts).flatMap(([k, c]) => (c ? [[k, withUnsentDrawings(c, table, link(k))]] : [])),
     );
     made = { route, shown };
     pageCharts.set(charts, made);
@@ -80,11 +83,11 @@ export function chartDownload(charts: DashboardCharts, file: string): { type: st
 const drawingsText = new WeakMap<DashboardCharts, string>();
 
 /** Every chart's two drawings and table markup by key as JSON, made once per cached charts object. */
-export function chartDrawingsJson(charts: DashboardCharts): string {
+export function chartDrawingsJson(charts: DashboardCharts, table: TableMarkup): string {
   let text = drawingsText.get(charts);
   if (text === undefined) {
     const byKey: Record<string, Drawings> = {};
-    for (const [k, c] of Object.entries(charts)) if (c) byKey[k] = drawings(c);
+    for (const [k, c] of Object.entries(charts)) if (c) byKey[k] = drawings(c, table);
     text = JSON.stringify(byKey);
     drawingsText.set(charts, text);
   }
