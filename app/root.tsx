@@ -26,7 +26,7 @@ import a11yHref from "./styles/a11y.css?url";
 import hotkeysGoldHref from "./styles/hotkeys-gold.css?url";
 import activeLabellingHref from "./styles/active-labelling.css?url";
 import { THEME_SCRIPT, ThemeToggle } from "./components/ThemeToggle.tsx";
-import { skipRevalidationAfterDraft } from "./components/tasks/draft-revalidation.ts";
+import { rootRevalidation } from "./components/tasks/draft-revalidation.ts";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesHref },
@@ -43,8 +43,9 @@ export const links: LinksFunction = () => [
 ];
 export const meta: MetaFunction = () => [{ title: "SoCRATES Studio" }];
 
-// The signed-in user does not change with a draft save (draft-revalidation.ts).
-export const shouldRevalidate = skipRevalidationAfterDraft;
+// The signed-in user does not change with a draft save or on the way from one task item to the next
+// (draft-revalidation.ts).
+export const shouldRevalidate = rootRevalidation;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await currentUser(request);

@@ -17,6 +17,7 @@
  *   npm run bench:annotation-http
  *     MODE=both|browser|document   (both: flat out in each mode, human pace with the browser client)
  *     ANNOTATORS=50  FLAT_SECONDS=20  HUMAN_SECONDS=90  TRAJECTORIES=300  REBUILD=1 (rebuild build-test/)
+ *     FLOOR_SECONDS=8  (the HTTP stack's floor, bench/load-floor.ts: 0 skips it)
  *     IN_PROCESS_TRAJECTORIES=100 (the in-process study's size, bench:annotation's SCALE=1)
  *     PROFILE=dir    (the server writes a CPU profile of each phase into dir/<phase>-<mode>/;
  *     bench/load-cpu-profile.mjs)
@@ -30,6 +31,7 @@ import { measureInProcessFresh } from "./annotation.ts";
 import { hashPassword, verifyPassword } from "../app/server/auth/password.server.ts";
 import { latencyReport, percentile, type ClientMode, type RequestKind } from "./load-clients.ts";
 import { ensureTestBuild } from "./load-build.ts";
+import { measureFloor } from "./load-floor.ts";
 import { prepareLoadDatabase, type LoadFixture } from "./load-fixture.ts";
 import { runLoadPhase, type PhaseResult } from "./load-phase.ts";
 
@@ -37,6 +39,7 @@ const MODE = process.env.MODE ?? "both";
 const ANNOTATORS = Number(process.env.ANNOTATORS ?? 50);
 const FLAT_SECONDS = Number(process.env.FLAT_SECONDS ?? 20);
 const HUMAN_SECONDS = Number(process.env.HUMAN_SECONDS ?? 90);
+const FLOOR_SECONDS = Number(process.env.FLOOR_SECONDS ?? 8);
 const TRAJECTORIES = Number(process.env.TRAJECTORIES ?? 300);
 /** bench:annotation's default study (SCALE=1): 100 trajectories. */
 const IN_PROCESS_TRAJECTORIES = Number(process.env.IN_PROCESS_TRAJECTORIES ?? 100);
@@ -147,6 +150,15 @@ try {
       : undefined;
     return runLoadPhase({ dbPath, fixture, seconds, mode, thinkMs, arriveWithinMs, draftEvery: 5, serverEnv });
   };
+  if (FLOOR_SECONDS > 0) {
+    const dbPath = join(tmp.dir, "floor.db");
+    copyFileSync(fixturePath, dbPath);
+    console.log(`\nThe stack's floor: ${ANNOTATORS} signed-in clients repeat one request for ${FLOOR_SECONDS} s`);
+    for (const f of await measureFloor(dbPath, fixture, FLOOR_SECONDS)) {
+      const cpu = f.serverCpuMs === null ? "" : `, server CPU ${f.serverCpuMs.toFixed(2)} ms per request`;
+      console.log(`  ${f.label.padEnd(36)} ${(f.requests / f.seconds).toFixed(0).padStart(6)} requests/s${cpu}`);
+    }
+  }
   for (const mode of modes) {
     const r = await phase("flat", mode, FLAT_SECONDS);
     const targets = ["≥ 0.4× the in-process figure of this run, 0 errors"];

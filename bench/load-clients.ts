@@ -5,10 +5,11 @@
  * first by a POST of /annotate/:study/next, the others by the submit itself. Two ways to move between items:
  *   - "document": full page loads, as without JavaScript (bench:load, the import-under-load test);
  *   - "browser": what Chromium sends once the app runs (recorded by bench/load-browser-cycle.ts):
- *     Remix single-fetch `.data` requests — the submit posts to `<item>.data` (202 → the next item),
- *     then `<item>.data` of the new item (the page carries the whole route manifest, so no
- *     `/__manifest` request); a draft is a POST to `<item>.data` alone (no revalidation GET after it since
- *     issue 35).
+ *     Remix single-fetch `.data` requests — the submit posts to `<item>.data` with `carry=next-page` and its
+ *     answer (200) carries the next item's page, so nothing else is fetched (issue 35; without a page to carry, a 202
+ *     → the next step, then `<item>.data?_routes=<the item route>`: the root's data is not asked again, and the
+ *     page carries the whole route manifest, so no `/__manifest`); a draft is a POST to `<item>.data` alone (no
+ *     revalidation GET after it).
  * Every request is timed and its status recorded; a 503 (the server's "busy, retry") is retried
  * after its Retry-After with the same client token, as a resent form would be.
  */
@@ -86,7 +87,7 @@ type Requester = (
   kind: RequestKind,
   path: string,
   init: RequestInit,
-  expect: (res: Response) => boolean,
+  expect: (res: Response & { bodyText: string }) => boolean,
 ) => Promise<Response & { bodyText: string }>;
 
 /**
@@ -123,13 +124,14 @@ function requester(baseUrl: string, record: LoadRecord, mode: ClientMode = "docu
       }
       const ms = performance.now() - at;
       jar.store(res);
-      const ok = expect(res);
+      const answer = Object.assign(res, { bodyText: body });
+      const ok = expect(answer);
       record.add({ kind, at, ms, status: res.status, ok }, ok ? undefined : `${path} ${body}`);
       if (res.status === 503 && attempt < MAX_RETRIES) {
         await sleep(1000 * Number(res.headers.get("retry-after") ?? 1));
         continue;
       }
-      return Object.assign(res, { bodyText: body });
+      return answer;
     }
   };
 }
@@ -254,6 +256,14 @@ function documentSession(request: Requester, o: ClientOptions): Session {
   };
 }
 
+/**
+ * The next item's path from a submit's answer that carries its page (a single-fetch body: the path is the first
+ * item address in it, before the page), or null.
+ */
+function carriedPath(body: string, studyId: number): string | null {
+  return new RegExp(`"(/annotate/${studyId}/items/\\d+)"`).exec(body)?.[1] ?? null;
+}
+
 /** A single-fetch redirect: status 202 with the target in Location. */
 const dataRedirectTo = (res: Response, pattern: RegExp) =>
   res.status === 202 && pattern.test(res.headers.get("location") ?? "");
@@ -265,6 +275,7 @@ function browserSession(request: Requester, o: ClientOptions): Session {
   const taskPath = new RegExp(`^/annotate/${o.studyId}/items/(\\d+)$`);
   const nextStep = nextStepOf(o.studyId);
   let queued: string | undefined;
+  let shown: string | undefined;
   return {
     async firstItem() {
       const next = await request("next", `/annotate/${o.studyId}/next`, form({}), (r) => redirectTo(r, nextStep));
@@ -278,12 +289,30 @@ function browserSession(request: Requester, o: ClientOptions): Session {
       await request("draft", `${itemPath}.data`, form(fields), (r) => r.status === 200);
     },
     async submit(itemPath, fields) {
-      const res = await request("submit", `${itemPath}.data`, form(fields), (r) => dataRedirectTo(r, nextStep));
+      const carried = (r: Response & { bodyText: string }) =>
+        r.status === 200 ? carriedPath(r.bodyText, o.studyId) : null;
+      const res = await request(
+        "submit",
+        `${itemPath}.data`,
+        form({ ...fields, carry: "next-page" }),
+        (r) => dataRedirectTo(r, nextStep) || carried(r) !== null,
+      );
+      const next = carried(res);
+      if (next !== null) {
+        // The answer carried the next item's page: the browser shows it without another request.
+        shown = next;
+        return true;
+      }
       if (!dataRedirectTo(res, nextStep)) return false;
       queued = res.headers.get("location")!;
       return true;
     },
     async nextItem() {
+      if (shown !== undefined) {
+        const itemPath = shown;
+        shown = undefined;
+        return itemPath;
+      }
       let itemPath = queued;
       queued = undefined;
       if (itemPath === undefined) {
@@ -293,11 +322,14 @@ function browserSession(request: Requester, o: ClientOptions): Session {
         itemPath = next.headers.get("location") ?? "";
       }
       if (!taskPath.test(itemPath)) return null;
-      await request("item", `${itemPath}.data`, {}, (r) => r.status === 200);
+      // The item route's loader alone: the root's data (who is signed in) stays as it was (draft-revalidation.ts).
+      await request("item", `${itemPath}.data?_routes=${ITEM_ROUTE}`, {}, (r) => r.status === 200);
       return itemPath;
     },
   };
 }
+
+const ITEM_ROUTE = encodeURIComponent("routes/annotate.$studyId.items.$itemId");
 
 /** Sleeps `ms`, waking early (within a quarter second) once `stop()` is true. */
 async function sleepUnless(ms: number, stop: () => boolean): Promise<void> {

@@ -368,7 +368,8 @@ export const assignments = sqliteTable(
   },
   (t) => [
     uniqueIndex("assignments_item_annotator_uq").on(t.studyItemId, t.annotatorId),
-    index("assignments_annotator_status_idx").on(t.annotatorId, t.status),
+    // An annotator's rows by status, submitted ones newest first: the task page's undo reads one row, not all of them.
+    index("assignments_annotator_status_submitted_idx").on(t.annotatorId, t.status, t.submittedAt, t.id),
     // Allocation counts an item's live slots from the index alone (no table row per assignment).
     index("assignments_item_status_annotator_idx").on(t.studyItemId, t.status, t.annotatorId),
     // Releasing lapsed leases reads only the leased rows, by expiry.

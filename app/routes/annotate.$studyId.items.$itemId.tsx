@@ -1,5 +1,13 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import {
+  Link,
+  redirect as clientRedirect,
+  useActionData,
+  useLoaderData,
+  useLocation,
+  type ClientActionFunctionArgs,
+  type ClientLoaderFunctionArgs,
+} from "@remix-run/react";
 import { useMemo } from "react";
 import { TaskPageShell } from "../components/tasks/TaskPageShell.tsx";
 import { skipRevalidationAfterDraft } from "../components/tasks/draft-revalidation.ts";
@@ -14,6 +22,7 @@ import {
 } from "../server/http/responses.server.ts";
 import { studyLock } from "../server/db-transaction.server.ts";
 import { recordItemShown } from "../server/annotation/item-shown.server.ts";
+import { nextItemPage, type TaskPageData } from "../server/annotation/next-page.server.ts";
 import { saveTaskWork, taskPage } from "../server/annotation/tasks.server.ts";
 import { requireUser } from "../server/auth/session.server.ts";
 import { takeNextStep } from "../server/crowd/next-step.server.ts";
@@ -77,19 +86,47 @@ export async function action({ request, params }: ActionFunctionArgs) {
         // The next item is leased here, in the POST, and the browser goes straight to it.
         case "skipped":
           return redirect(await takeNextStep(db, studyId, user));
-        case "label":
+        case "label": {
           if (form.get("then") === "stay") return { ok: true as const, saved: "label" as const };
           if (fromMine) return redirect(`/annotate/${studyId}/mine`);
           // On a study that gives gold feedback, the next page names the gold item just answered.
-          return redirect(
-            result.goldFeedback
-              ? withFeedbackFor(await takeNextStep(db, studyId, user), studyId, itemId)
-              : await takeNextStep(db, studyId, user),
-          );
+          const next = result.goldFeedback
+            ? withFeedbackFor(await takeNextStep(db, studyId, user), studyId, itemId)
+            : await takeNextStep(db, studyId, user);
+          // The task page in a browser takes the next item's page with this answer (clientAction below).
+          const page =
+            form.get("carry") === NEXT_PAGE ? await nextItemPage(db, studyId, user, next, request.url) : null;
+          return page ? { ok: true as const, saved: "label" as const, next: { path: next, page } } : redirect(next);
+        }
       }
     },
     { lock: allocates ? studyLock(studyId) : undefined },
   );
+}
+
+/** The field a browser's task page adds to its posts: a submit may answer with the next item's page. */
+const NEXT_PAGE = "next-page";
+
+/**
+ * The next item's page as the last submit brought it, kept until the navigation to that item asks for it
+ * (clientLoader): then nothing is fetched. Anything else — a reload, a link, a skip — fetches as usual.
+ */
+let carried: { path: string; page: TaskPageData } | null = null;
+
+export async function clientAction({ serverAction }: ClientActionFunctionArgs) {
+  const result = await serverAction<typeof action>();
+  if (result && "next" in result && result.next) {
+    carried = result.next;
+    return clientRedirect(result.next.path);
+  }
+  return result;
+}
+
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const page = carried?.path === url.pathname + url.search ? carried.page : null;
+  carried = null;
+  return page ?? (await serverLoader<typeof loader>());
 }
 
 function newClientToken(): string {
@@ -99,11 +136,11 @@ function newClientToken(): string {
 }
 
 export default function TaskPage() {
-  const data = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const data = useLoaderData<typeof clientLoader>();
+  const result = useActionData<typeof clientAction>();
   // One token per page load: a double click or a resent form is stored once.
   const clientToken = useMemo(() => newClientToken(), [data.itemId, data.submitted?.revision]);
-  const fields = useMemo(() => ({ clientToken }), [clientToken]);
+  const fields = useMemo(() => ({ clientToken, carry: NEXT_PAGE }), [clientToken]);
   // Every post names its item explicitly, so work on one item can never land on another;
   // `?from=mine` rides along so the action knows where to go after the submit.
   const fromMine = new URLSearchParams(useLocation().search).get("from") === "mine";

@@ -112,8 +112,17 @@ describe.runIf(runBrowserTests)("task page features in Chromium", { timeout: 180
     await page.getByTestId("flag-status").getByText("Flag sent").waitFor();
     await page.keyboard.press("1");
     await page.locator('[data-testid="draft-status"][data-phase="saved"]').waitFor();
+    // The submit alone: its answer carries the next item's page (next-page.server.ts), so nothing else is fetched.
+    const sent: string[] = [];
+    const record = (r: { method: () => string; url: () => string }) => {
+      const url = new URL(r.url());
+      if (url.pathname.endsWith(".data")) sent.push(`${r.method()} ${url.pathname}${url.search}`);
+    };
+    page.on("request", record);
     await page.keyboard.press("Control+Enter");
     await waitForItem(page, second);
+    page.off("request", record);
+    expect(sent).toEqual([`POST /annotate/${flowStudy}/items/${first}.data`]);
 
     expect(await page.getByTestId("flag-status").count()).toBe(0);
     expect(await page.getByTestId("draft-status").getAttribute("data-phase")).toBe("idle");

@@ -59,6 +59,8 @@ describe(`two app servers on one ${testEngine() === "postgres" ? "PostgreSQL dat
           stop: () => stopped,
           draftEvery: 3,
           record: records[i % 2],
+          // On each server, some as without JavaScript and some as the browser (whose submit carries the next page).
+          mode: Math.floor(i / 2) % 2 === 0 ? "document" : "browser",
         }),
       ),
     );

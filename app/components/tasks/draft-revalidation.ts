@@ -8,3 +8,21 @@ import type { ShouldRevalidateFunction } from "@remix-run/react";
 
 export const skipRevalidationAfterDraft: ShouldRevalidateFunction = ({ formData, defaultShouldRevalidate }) =>
   formData?.get("intent") === "draft" ? false : defaultShouldRevalidate;
+
+/** A task item's page, or the "next item" step between two of them. */
+const TASK_FLOW = /^\/annotate\/\d+\/(items\/\d+|next)$/;
+
+/**
+ * The root loader's data is who is signed in. Moving from one task item to the next (a submit, a skip, an undo, the
+ * next step) cannot change that, so the root loader is not run again there: each item then costs the browser's one
+ * GET of the item route's data alone. A session that ended meanwhile sends the item's loader to the login page, which
+ * is outside the task flow and reloads the root's data as usual.
+ */
+export const rootRevalidation: ShouldRevalidateFunction = (args) => {
+  const { currentUrl, nextUrl, formAction } = args;
+  const withinTasks =
+    TASK_FLOW.test(currentUrl.pathname) &&
+    TASK_FLOW.test(nextUrl.pathname) &&
+    (formAction === undefined || TASK_FLOW.test(new URL(formAction, currentUrl).pathname));
+  return withinTasks ? false : skipRevalidationAfterDraft(args);
+};

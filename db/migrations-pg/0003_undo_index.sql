@@ -1,0 +1,2 @@
+DROP INDEX "assignments_annotator_status_idx";--> statement-breakpoint
+CREATE INDEX "assignments_annotator_status_submitted_idx" ON "assignments" USING btree ("annotator_id","status","submitted_at","id");
