@@ -15,6 +15,7 @@
  *                                app/ or db/ changed since, bench/load-build.ts;
  *                                PROFILE=dir: the server writes a CPU profile per phase into dir/cache-<off|on>/)
  */
+import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { dashboardPage, freshPage } from "../app/server/annotation/dashboard-cache.server.ts";
@@ -86,11 +87,13 @@ async function overHttp(dbPath: string, studyId: number, cache: "on" | "off"): P
   const server = await startAppServer({ dbPath, env: { SOCRATES_DASHBOARD_CACHE: cache, ...profile } });
   try {
     const cookie = await loginCookie(server.url, ADMIN);
+    const bytes: Record<string, number> = {};
     const get = (path: string) => async () => {
       const res = await fetch(server.url + path, { headers: { cookie } });
       if (res.status !== 200) throw new Error(`GET ${path}: ${res.status}`);
-      await res.arrayBuffer();
+      bytes[path] = (await res.arrayBuffer()).byteLength;
     };
+    const size = (path: string) => `; ${((bytes[path] ?? 0) / 1000).toFixed(0)} kB`;
     const n = cache === "on" ? N : UNCACHED;
     // The server's CPU per request beside the latencies: it depends far less on what else runs on the machine.
     const pid = listenerPid(new URL(server.url).port);
@@ -107,12 +110,28 @@ async function overHttp(dbPath: string, studyId: number, cache: "on" | "off"): P
     console.log(`(b) over HTTP, cache ${cache}`);
     console.log(line("first document request", [await timed(get(`/admin/studies/${studyId}`))]));
     const docs = await withCpu(() => times(n, get(`/admin/studies/${studyId}`)));
-    console.log(`${line("document requests", docs.values)}${cache === "on" ? `   (${TARGET})` : ""}${docs.cpu}`);
+    const doc = `/admin/studies/${studyId}`;
+    console.log(
+      `${line("document requests", docs.values)}${cache === "on" ? `   (${TARGET})` : ""}${docs.cpu}${size(doc)}`,
+    );
     const data = await withCpu(() => times(n, get(`/admin/studies/${studyId}.data`)));
-    console.log(`${line(".data requests", data.values)}${cache === "on" ? `   (${TARGET})` : ""}${data.cpu}`);
+    console.log(
+      `${line(".data requests", data.values)}${cache === "on" ? `   (${TARGET})` : ""}${data.cpu}${size(`${doc}.data`)}`,
+    );
   } finally {
     await server.stop();
   }
+  if (PROFILE) await profileWritten(join(PROFILE, `cache-${cache}`));
+}
+
+/** Waits (up to 30 s) for the stopped server's profile in `dir`, and says where it is. */
+async function profileWritten(dir: string): Promise<void> {
+  for (let waited = 0; waited < 30_000; waited += 100) {
+    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")) : [];
+    if (files.length > 0) return console.log(`  CPU profile: ${files.map((f) => join(dir, f)).join(", ")}`);
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+  console.log(`  no CPU profile in ${dir} after 30 s`);
 }
 
 const tmp = tempDir("socrates-bench-dashboard-");

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
+import { type ClientLoaderFunctionArgs, useActionData, useLoaderData, useSearchParams } from "@remix-run/react";
 import { AgreementSection } from "../components/admin/AgreementSection.tsx";
 import { StudyHeader } from "../components/admin/StudyHeader.tsx";
 import {
@@ -15,7 +15,10 @@ import { FlagsPanel } from "../components/dashboard/FlagsPanel.tsx";
 import { LabelCommentsPanel } from "../components/dashboard/LabelCommentsPanel.tsx";
 import { ChannelPanels } from "../crowd-channels/ChannelPanels.tsx";
 import { dashboardPage, type DashboardPage } from "../server/annotation/dashboard-cache.server.ts";
-import type { DashboardCharts } from "../domain/charts/chart-data.ts";
+import { chartTableMarkup } from "../components/charts/chart-table-markup.server.ts";
+import { chartsWithoutDrawings } from "../server/annotation/dashboard-drawings.server.ts";
+import { dashboardOptions } from "../server/annotation/dashboard-view.server.ts";
+import type { FramedChart } from "../components/charts/ChartFrame.tsx";
 import { alignmentSummary } from "../domain/validation/alignment-summary.ts";
 import { TASK_TYPES } from "../task-types/registry.ts";
 import {
@@ -49,16 +52,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const studyId = parseId(params.studyId, "study");
   const url = new URL(request.url);
   const db = await getDb();
-  const excludeFlagged = url.searchParams.get("exclude") === "flagged";
-  const excludeFast = url.searchParams.get("fast") === "exclude";
   // Cached per study and parameters until the study's data changes (dashboard-cache.server.ts).
-  const page = await orResponse(() =>
-    dashboardPage(db, studyId, { excludeFlagged, excludeFast, reference: url.searchParams.get("reference") || null }),
-  );
+  const page = await orResponse(() => dashboardPage(db, studyId, dashboardOptions(url)));
   const view = page.view;
   const channelPanels = view.study.pool === "crowd" ? await channelPanelData(db, view.study, url.origin) : null;
   const flags = await studyFlagsPanel(db, studyId, { showResolved: url.searchParams.get("flags") === "all" });
-  const charts = chartsData(await page.charts);
+  // The drawings stay out of the data sent: the document has them in its HTML, a navigation fetches them.
+  const charts: Partial<Record<string, FramedChart>> = chartsWithoutDrawings(
+    await page.charts,
+    chartTableMarkup,
+    chartsRoute(studyId, url),
+  );
   const perRequest = asJsonData({ channels: page.channels, channelPanels, flags, labelComments: page.labelComments });
   return { ...shownView(view), charts, ...perRequest };
 }
@@ -72,7 +76,31 @@ const shownView = jsonDataOnce((view: DashboardPage["view"]) => {
   const { trend: _trend, alignment, ...rest } = view;
   return { ...rest, alignment: alignment ? alignmentSummary(alignment) : null };
 });
-const chartsData = jsonDataOnce((charts: DashboardCharts) => charts);
+
+/** The charts route's address for this page's view (only the parameters that change the charts). */
+function chartsRoute(studyId: number | string, url: URL): string {
+  const query = new URLSearchParams([...url.searchParams].filter(([k]) => k === "exclude" || k === "fast"));
+  return `/admin/studies/${studyId}/charts${query.size ? `?${query}` : ""}`;
+}
+
+/** A client navigation's data: the server's page data with the chart drawings fetched beside it. */
+export async function clientLoader({ request, params, serverLoader }: ClientLoaderFunctionArgs) {
+  const drawingsUrl = chartsRoute(params.studyId ?? "", new URL(request.url));
+  // A failed fetch waits for the page data, so a redirect (to the login) or a 404 from the loader comes first.
+  const [data, drawings] = await Promise.all([
+    serverLoader<typeof loader>(),
+    fetch(drawingsUrl, { signal: request.signal })
+      .then(async (res) =>
+        res.ok ? ((await res.json()) as Record<string, Pick<FramedChart, "svg" | "narrowSvg" | "tableHtml">>) : null,
+      )
+      .catch(() => null),
+  ]);
+  if (!drawings) throw new Response("The dashboard's charts could not be loaded", { status: 502 });
+  const charts = Object.fromEntries(
+    Object.entries(data.charts).map(([k, c]) => [k, c && { ...c, ...drawings[k] }]),
+  ) as typeof data.charts;
+  return { ...data, charts };
+}
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireUser(request, ["admin"]);

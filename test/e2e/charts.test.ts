@@ -1,17 +1,23 @@
 /**
  * Charts in Chromium against the real server's demo database (issue 32): a dashboard chart's
  * "Show data" reveals its data as a table, its CSV and SVG downloads carry the chart's data and
- * drawing, the new views (alignment scatter, fidelity dots with intervals) are on their
- * dashboards, and at 390 px the page does not scroll sideways and the narrow drawing fits.
+ * drawing (links to the dashboard's charts route, fetched here with the page's session), the
+ * drawings and tables survive hydration and come with a client navigation, the new views
+ * (alignment scatter, fidelity dots with intervals) are on their dashboards, and at 390 px the
+ * page does not scroll sideways and the narrow drawing fits.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startAppServer, type AppServer } from "../../harness/app-server.ts";
 import { launchChromium, runBrowserTests } from "../../harness/browser.ts";
 import { DEMO, signIn } from "../../harness/login.ts";
 
-/** A data: link's text. */
-const decoded = (href: string | null) => decodeURIComponent((href ?? "").replace(/^data:[^,]*,/, ""));
+/** A download link's file, fetched with the page's session (the dashboard's links are to its charts route). */
+async function downloaded(page: Page, link: Locator): Promise<{ type: string; text: string }> {
+  const res = await page.request.get(new URL((await link.getAttribute("href")) ?? "", page.url()).href);
+  expect(res.status()).toBe(200);
+  return { type: res.headers()["content-type"] ?? "", text: await res.text() };
+}
 
 describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, () => {
   let server: AppServer;
@@ -49,9 +55,9 @@ describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, 
 
     const csvLink = chart.getByRole("link", { name: "Download CSV" });
     expect(await csvLink.getAttribute("download")).toMatch(/\.csv$/);
-    const csvHref = await csvLink.getAttribute("href");
-    expect(csvHref).toMatch(/^data:text\/csv;charset=utf-8,/);
-    const csv = decoded(csvHref).trim().split("\r\n");
+    const csvFile = await downloaded(page, csvLink);
+    expect(csvFile.type).toBe("text/csv; charset=utf-8");
+    const csv = csvFile.text.trim().split("\r\n");
     expect(csv[0]).toBe("position,series,consensus,n");
     expect(csv).toHaveLength(rows + 1);
     // The table rounds; the CSV has each value as computed.
@@ -59,7 +65,7 @@ describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, 
 
     const svgLink = chart.getByRole("link", { name: "Download SVG" });
     expect(await svgLink.getAttribute("download")).toMatch(/\.svg$/);
-    const svg = decoded(await svgLink.getAttribute("href"));
+    const svg = (await downloaded(page, svgLink)).text;
     expect(svg.startsWith("<svg")).toBe(true);
     expect(svg).toContain("Expert mean");
 
@@ -71,9 +77,42 @@ describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, 
     // The alignment table's scatter beside it, with its own data.
     const scatter = page.getByTestId("alignment-chart");
     await scatter.locator(".chart-wide svg").waitFor();
-    expect(decoded(await scatter.getByRole("link", { name: "Download CSV" }).getAttribute("href"))).toMatch(
+    expect((await downloaded(page, scatter.getByRole("link", { name: "Download CSV" }))).text).toMatch(
       /^method,unit,expert,value\r\n/,
     );
+  });
+
+  it("keeps the server's drawings and data table through hydration, and a client navigation fetches them beside the page data", async () => {
+    const page = pages[1280];
+    const drawings = async () => {
+      const chart = page.getByTestId("trend-chart");
+      await chart.locator(".chart-wide svg").waitFor();
+      return {
+        wide: await chart.locator(".chart-wide svg").count(),
+        narrow: await chart.locator(".chart-narrow svg").count(),
+        rows: await chart.locator("table.chart-data-table tbody tr").count(),
+        download: await chart.getByRole("link", { name: "Download SVG" }).getAttribute("href"),
+      };
+    };
+    // The document's data for the browser leaves the drawings out: hydration must keep the HTML's.
+    await page.goto(`${server.url}/admin/studies/1`);
+    await page.waitForFunction(() => "__remixRouter" in window);
+    await page.waitForLoadState("networkidle");
+    const hydrated = await drawings();
+    expect(hydrated).toMatchObject({ wide: 1, narrow: 1 });
+    expect(hydrated.rows).toBeGreaterThan(0);
+    const link = page.getByTestId("trend-chart").getByRole("link", { name: "Download SVG" });
+    expect((await downloaded(page, link)).text.startsWith("<svg")).toBe(true);
+
+    await page.goto(`${server.url}/admin/studies`);
+    await page.waitForFunction(() => "__remixRouter" in window);
+    const fetched: string[] = [];
+    page.on("request", (r) => fetched.push(new URL(r.url()).pathname));
+    await page.locator('a[href="/admin/studies/1"]').first().click();
+    await page.waitForURL(/\/admin\/studies\/1$/);
+    const navigated = await drawings();
+    expect(fetched).toContain("/admin/studies/1/charts");
+    expect(navigated).toEqual(hydrated);
   });
 
   it("draws persona fidelity as dots with Wilson intervals on the A/B dashboard", async () => {
@@ -82,7 +121,7 @@ describe.runIf(runBrowserTests)("charts with their data", { timeout: 120_000 }, 
     await page.getByRole("link", { name: "Demo: crowd A/B reactiveness" }).first().click();
     const chart = page.getByTestId("fidelity-chart");
     await chart.locator(".chart-wide svg").waitFor();
-    const csv = decoded(await chart.getByRole("link", { name: "Download CSV" }).getAttribute("href"));
+    const csv = (await downloaded(page, chart.getByRole("link", { name: "Download CSV" }))).text;
     const [header, ...lines] = csv.trim().split("\r\n");
     expect(header).toBe("label,estimate,low,high,n");
     expect(lines.length).toBeGreaterThan(0);

@@ -3,12 +3,11 @@
  * with their data table and downloads. Figure 5, consensus by snippet position (the expert mean
  * against each method, 0–100 %), is the same SVG `validate-evaluator` writes to figure5.svg.
  */
-import type { RenderedChart } from "../../domain/charts/chart-data.ts";
-import { ChartFrame } from "../charts/ChartFrame.tsx";
+import { ChartFrame, type FramedChart } from "../charts/ChartFrame.tsx";
 
 /** A dashboard chart, or nothing while it has no data. */
 export function DashboardChart(props: {
-  chart: RenderedChart | undefined;
+  chart: FramedChart | undefined;
   testId: string;
   fileName: string;
   label: string;
@@ -18,7 +17,7 @@ export function DashboardChart(props: {
 }
 
 /** `chart` is absent while no expert has scored a snippet. */
-export function TrendChart({ chart, studyId }: { chart: RenderedChart | undefined; studyId?: number }) {
+export function TrendChart({ chart, studyId }: { chart: FramedChart | undefined; studyId?: number }) {
   if (!chart) {
     return <p className="empty-state">No labels yet — the trend appears once experts have scored snippets.</p>;
   }

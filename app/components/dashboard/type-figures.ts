@@ -2,7 +2,7 @@
 import type { AlignmentSummary } from "../../domain/validation/alignment-summary.ts";
 import type { ComparisonPanel } from "../../domain/validation/comparison-panel.ts";
 import type { FidelitySummary } from "./FidelityTable.tsx";
-import type { DashboardCharts } from "../../domain/charts/chart-data.ts";
+import type { FramedChart } from "../charts/ChartFrame.tsx";
 import type { StoppingPanel } from "../../domain/estimation/stopping-panel.ts";
 
 /** The type-specific figures of the dashboard view; each type fills its own and leaves the others null. */
@@ -10,7 +10,7 @@ export interface TypeFigures {
   pool: string;
   alignment: AlignmentSummary | null;
   /** The charts the server drew, by key ("trend", "alignment", "fidelity"; a key without data is absent). */
-  charts: DashboardCharts;
+  charts: Partial<Record<string, FramedChart>>;
   /** Every evaluator backbone against the chosen reference (null without alignment). */
   comparison: ComparisonPanel | null;
   /** The page's address with another reference backbone chosen. */

@@ -12,6 +12,15 @@ import { TASK_SERVERS, type DashboardFigures, type DashboardView } from "../../t
 /** What the page asks for: leave flagged annotators out or not, fast labels out or not, and the reference backbone. */
 export type ViewOptions = DashboardViewOptions & { excludeFast?: boolean };
 
+/** The view options a dashboard address asks for (`?exclude=flagged`, `?fast=exclude`, `?reference=<backbone>`). */
+export function dashboardOptions(url: URL): ViewOptions {
+  return {
+    excludeFlagged: url.searchParams.get("exclude") === "flagged",
+    excludeFast: url.searchParams.get("fast") === "exclude",
+    reference: url.searchParams.get("reference") || null,
+  };
+}
+
 /**
  * The type's own view of its figures, excluded annotators by id; the handler is looked up by the figures' own kind, so
  * they match.
