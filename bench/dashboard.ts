@@ -10,6 +10,7 @@
  * per request. Figures only, no pass/fail.
  *
  *   npm run bench:dashboard     (N=200 cached requests, UNCACHED=10 requests with the cache off,
+ *                                WARMUP=20 documents and .data requests first, cache on, printed but not counted,
  *                                SCALE=1 for 100 trajectories, HTTP=0 to skip (b),
  *                                REBUILD=1 rebuilds build-test/ first; it is rebuilt anyway when
  *                                app/ or db/ changed since, bench/load-build.ts;
@@ -31,6 +32,7 @@ import { percentile } from "./load-clients.ts";
 
 const N = Number(process.env.N ?? 200);
 const UNCACHED = Number(process.env.UNCACHED ?? 10);
+const WARMUP = Number(process.env.WARMUP ?? 20);
 const SCALE = Number(process.env.SCALE ?? 1);
 const TRAJECTORIES = Math.max(2, Math.round(100 * SCALE));
 const TARGET = "target: p95 < 30 ms cached";
@@ -109,6 +111,13 @@ async function overHttp(dbPath: string, studyId: number, cache: "on" | "off"): P
     };
     console.log(`(b) over HTTP, cache ${cache}`);
     console.log(line("first document request", [await timed(get(`/admin/studies/${studyId}`))]));
+    if (cache === "on" && WARMUP > 0) {
+      // A server just started compiles the page's code on its first requests (V8's JIT): printed, not counted, so the
+      // figures below are those of a server that has been running, as a real one has.
+      const warm = await times(WARMUP, get(`/admin/studies/${studyId}`));
+      await times(WARMUP, get(`/admin/studies/${studyId}.data`));
+      console.log(`${line(`warm-up (${WARMUP} documents, not counted)`, warm)}`);
+    }
     const docs = await withCpu(() => times(n, get(`/admin/studies/${studyId}`)));
     const doc = `/admin/studies/${studyId}`;
     console.log(
