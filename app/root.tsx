@@ -15,7 +15,7 @@ import {
 } from "@remix-run/react";
 import { currentUser } from "./server/auth/session.server.ts";
 import { useCspNonce } from "./components/csp-nonce.ts";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import stylesHref from "./styles.css?url";
 import abTaskHref from "./styles/ab-task.css?url";
 import jargonHref from "./styles/jargon.css?url";
@@ -107,6 +107,10 @@ function useFramed(): boolean {
 export function Layout({ children }: { children: ReactNode }) {
   const framed = useFramed();
   const nonce = useCspNonce();
+  // Marks the page as live (its keys, forms and controls answer), for whoever waits for that: the browser tests.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "";
+  }, []);
   return (
     // THEME_SCRIPT sets data-theme on <html> before React hydrates it: not a mismatch to report.
     <html lang="en" suppressHydrationWarning>

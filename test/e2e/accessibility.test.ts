@@ -139,8 +139,10 @@ interface Visit {
   open: (page: Page) => Promise<Page | undefined | void>;
 }
 
+/** The page has hydrated (root.tsx marks <html>): what axe reads is what the annotator gets. */
+const hydrated = (page: Page) => page.locator("html[data-hydrated]").waitFor({ state: "attached" });
 const ready = async (page: Page) => {
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
   await page.locator("h1").first().waitFor();
 };
 /** A page state reached by its address; `shows` (a test id, or a CSS selector) tells it from its neighbours. */
@@ -154,7 +156,7 @@ const visit = (name: string, path: string | (() => string), shows?: string): Vis
 });
 const taskPage = async (page: Page) => {
   await page.locator('[data-testid="task-page"]:not([data-busy])').waitFor();
-  await page.waitForLoadState("networkidle");
+  await hydrated(page);
 };
 
 let base = "";
@@ -229,7 +231,7 @@ const crowdEntryVisits: Visit[] = [
     open: async (page) => {
       await page.goto(base + worker("W_A11Y_OTHER"));
       await page.getByTestId("crowd-start-confirm").waitFor();
-      await page.waitForLoadState("networkidle");
+      await hydrated(page);
     },
   },
   visit("crowd start, no work left", () => worker("W_A11Y_LATE", FULL_STUDY), "crowd-no-work"),
@@ -247,7 +249,7 @@ const mturkVisits: Visit[] = [
     open: async (page) => {
       await page.goto(base + mturkTask("ASSIGNMENT_ID_NOT_AVAILABLE"));
       await page.getByTestId("mturk-task").waitFor();
-      await page.waitForLoadState("networkidle");
+      await hydrated(page);
     },
   },
   visit("MTurk task page without a HIT (400)", "/mturk/task", "mturk-task-about"),
@@ -264,7 +266,7 @@ const mturkVisits: Visit[] = [
       if (res.status !== 200) throw new Error(`the MTurk submit answered ${res.status}: ${await res.text()}`);
       await page.goto(base + mturkTask(HIT.assignmentId));
       await page.getByTestId("mturk-handoff").waitFor();
-      await page.waitForLoadState("networkidle");
+      await hydrated(page);
     },
   },
   visit(
@@ -291,12 +293,12 @@ const prolificVisits: Visit[] = [
       await page.waitForURL(/\/annotate\/\d+\/items\/\d+/);
       const item = page.url().split("/").pop();
       await page.locator(`[data-testid="task-page"][data-item="${item}"]:not([data-busy])`).waitFor();
-      await page.waitForLoadState("networkidle");
+      await hydrated(page);
       await page.keyboard.press("1");
       await page.keyboard.press("Enter");
       await page.waitForURL(/\/crowd\/done\?study=\d+$/);
       await page.getByTestId("completion-code").waitFor();
-      await page.waitForLoadState("networkidle");
+      await hydrated(page);
     },
   },
   {
@@ -307,7 +309,7 @@ const prolificVisits: Visit[] = [
       await failedAttempts(dbPath, P2);
       await page.goto(`${base}/crowd/qualify?study=${found.abStudy}`);
       await page.getByTestId("prolific-not-qualified").waitFor();
-      await page.waitForLoadState("networkidle");
+      await hydrated(page);
     },
   },
 ];
@@ -322,7 +324,7 @@ const crowdEndVisits: Visit[] = [
       await failedAttempts(dbPath, "W_A11Y_LOCKED");
       await page.reload();
       await page.getByText(`You have used all ${MAX_QUALIFICATION_ATTEMPTS} attempts`).waitFor();
-      await page.waitForLoadState("networkidle");
+      await hydrated(page);
     },
   },
   {
@@ -331,7 +333,7 @@ const crowdEndVisits: Visit[] = [
       await execute(dbPath, "UPDATE studies SET status = 'closed' WHERE id = ?", FULL_STUDY);
       await page.goto(base + worker("W_A11Y_CLOSED", FULL_STUDY));
       await page.getByText("This study is closed").waitFor();
-      await page.waitForLoadState("networkidle");
+      await hydrated(page);
     },
   },
   {
@@ -345,7 +347,7 @@ const crowdEndVisits: Visit[] = [
       await failedAttempts(dbPath, "W_A11Y_LOCKED", origin);
       await page.reload();
       await page.getByTestId("qualify-network-limit").waitFor();
-      await page.waitForLoadState("networkidle");
+      await hydrated(page);
     },
   },
   {
@@ -358,7 +360,7 @@ const crowdEndVisits: Visit[] = [
         throw new Error("W_A11Y had nothing to label");
       await page.goto(`${base}/annotate/${found.abStudy}/next`);
       await page.getByTestId("next-none").waitFor();
-      await page.waitForLoadState("networkidle");
+      await hydrated(page);
     },
   },
 ];
