@@ -19,19 +19,19 @@ export interface FloorFigures {
   serverCpuMs: number | null;
 }
 
+/** Each client repeats its own GET until the time is up; how many answered 200, and how many did not. */
 async function hammer(
-  url: string,
-  headers: Record<string, string>[],
+  clients: { url: string; headers: Record<string, string> }[],
   seconds: number,
 ): Promise<{ requests: number; seconds: number; failures: number }> {
   let requests = 0;
   let failures = 0;
-  const until = performance.now() + seconds * 1000;
   const start = performance.now();
+  const until = start + seconds * 1000;
   await Promise.all(
-    headers.map(async (h) => {
+    clients.map(async ({ url, headers }) => {
       while (performance.now() < until) {
-        const res = await fetch(url, { headers: h });
+        const res = await fetch(url, { headers });
         await res.arrayBuffer();
         if (res.status === 200) requests++;
         else failures++;
@@ -41,55 +41,45 @@ async function hammer(
   return { requests, seconds: (performance.now() - start) / 1000, failures };
 }
 
+/** One annotator signed in, with the first item leased to them: its headers and the item's path. */
+async function signInAndLease(baseUrl: string, studyId: number, account: LoadFixture["accounts"][number]) {
+  const headers = { Cookie: await loginCookie(baseUrl, account), "Sec-Fetch-Site": "same-origin" };
+  const next = await fetch(`${baseUrl}/annotate/${studyId}/next`, {
+    method: "POST",
+    headers: { ...headers, Origin: baseUrl },
+    body: new URLSearchParams(),
+    redirect: "manual",
+  });
+  return { headers, item: next.headers.get("location") ?? "" };
+}
+
 /** Signs every annotator in, leases each their first item, then times the two floors on one server. */
 export async function measureFloor(dbPath: string, fixture: LoadFixture, seconds: number): Promise<FloorFigures[]> {
   const server = await startAppServer({ dbPath });
   try {
     const pid = listenerPid(new URL(server.url).port);
     // A few logins at a time: the login limiter counts attempts from one address until each succeeds.
-    const sessions: { h: Record<string, string>; item: string }[] = [];
+    const sessions: Awaited<ReturnType<typeof signInAndLease>>[] = [];
     for (let i = 0; i < fixture.accounts.length; i += 8) {
-      sessions.push(...(await signInBatch(fixture.accounts.slice(i, i + 8))));
+      const batch = fixture.accounts.slice(i, i + 8);
+      sessions.push(...(await Promise.all(batch.map((a) => signInAndLease(server.url, fixture.studyId, a)))));
     }
-    async function signInBatch(accounts: LoadFixture["accounts"]) {
-      return await Promise.all(
-        accounts.map(async (account) => {
-          const cookie = await loginCookie(server.url, account);
-          const h = { Cookie: cookie, "Sec-Fetch-Site": "same-origin" };
-          const next = await fetch(`${server.url}/annotate/${fixture.studyId}/next`, {
-            method: "POST",
-            headers: { ...h, Origin: server.url },
-            body: new URLSearchParams(),
-            redirect: "manual",
-          });
-          return { h, item: next.headers.get("location") ?? "" };
-        }),
-      );
-    }
-    const figures: FloorFigures[] = [];
-    const floors: [string, (s: (typeof sessions)[number]) => string][] = [
+    const floors: [string, (item: string) => string][] = [
       ["glossary .data (root loader only)", () => "/glossary.data"],
-      ["held item .data (task page loader)", (s) => `${s.item}.data`],
+      ["held item .data (task page loader)", (item) => `${item}.data`],
     ];
+    const figures: FloorFigures[] = [];
     for (const [label, path] of floors) {
       const cpu0 = processCpuMs(pid);
-      let total = 0;
-      let elapsed = 0;
-      // One path per annotator: each client repeats its own request.
-      const groups = new Map<string, Record<string, string>[]>();
-      for (const s of sessions) groups.set(path(s), [...(groups.get(path(s)) ?? []), s.h]);
-      const runs = await Promise.all([...groups].map(([p, hs]) => hammer(server.url + p, hs, seconds)));
-      for (const r of runs) {
-        total += r.requests;
-        elapsed = Math.max(elapsed, r.seconds);
-        if (r.failures > 0) throw new Error(`${label}: ${r.failures} requests failed`);
-      }
+      const clients = sessions.map((s) => ({ url: server.url + path(s.item), headers: s.headers }));
+      const run = await hammer(clients, seconds);
+      if (run.failures > 0) throw new Error(`${label}: ${run.failures} requests failed`);
       const cpu1 = processCpuMs(pid);
       figures.push({
         label,
-        requests: total,
-        seconds: elapsed,
-        serverCpuMs: cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / total,
+        requests: run.requests,
+        seconds: run.seconds,
+        serverCpuMs: cpu0 === null || cpu1 === null ? null : (cpu1 - cpu0) / run.requests,
       });
     }
     return figures;
