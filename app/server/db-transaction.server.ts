@@ -86,10 +86,21 @@ export async function closeDatabase(db: Db): Promise<void> {
   if (db.$client.open) db.$client.close();
 }
 
+type Client = Db["$client"];
+
+/** Each connection's busy timeout, read before every write transaction: prepared once (a pragma call prepares anew). */
+const busyTimeoutReads = new WeakMap<Client, { get(): unknown }>();
+function busyTimeoutOf(client: Client): number {
+  let read = busyTimeoutReads.get(client);
+  if (!read) busyTimeoutReads.set(client, (read = client.prepare("PRAGMA busy_timeout").pluck()));
+  return read.get() as number;
+}
+
 async function beginWrite(db: Db, maxWaitMs: number): Promise<void> {
   // The lock is waited for here, between tries, never inside SQLite (which would block the event loop).
-  const busyTimeout = db.$client.pragma("busy_timeout", { simple: true });
-  db.$client.pragma("busy_timeout = 0");
+  // The web server's connection has no busy timeout to begin with (getDb): nothing to change and put back.
+  const busyTimeout = busyTimeoutOf(db.$client);
+  if (busyTimeout !== 0) db.$client.pragma("busy_timeout = 0");
   try {
     const started = performance.now();
     for (let pause = 1; !tryBeginWrite(db); pause = Math.min(2 * pause, 50)) {
@@ -98,7 +109,7 @@ async function beginWrite(db: Db, maxWaitMs: number): Promise<void> {
       await sleep(pause * (0.5 + Math.random()));
     }
   } finally {
-    db.$client.pragma(`busy_timeout = ${busyTimeout}`);
+    if (busyTimeout !== 0) db.$client.pragma(`busy_timeout = ${busyTimeout}`);
   }
 }
 

@@ -141,3 +141,25 @@ describe("routes on a locked database", () => {
     expect((thrown as Response).status).toBe(503);
   });
 });
+
+describe("a connection's own busy timeout", () => {
+  it("is set aside while a transaction waits for the lock (the wait never blocks) and is back afterwards", async () => {
+    web.$client.pragma("busy_timeout = 5000"); // as a CLI command's connection has it (db.server.ts)
+    other.exec("BEGIN IMMEDIATE");
+    const events: string[] = [];
+    const write = transact(web, async (tx) => {
+      events.push("write");
+      await addExpert("patient", tx);
+    });
+    await new Promise((ok) => setTimeout(ok, 30));
+    events.push("timer while locked");
+    other.exec("COMMIT");
+    await write;
+    expect(events).toEqual(["timer while locked", "write"]);
+    expect(web.$client.pragma("busy_timeout", { simple: true })).toBe(5000);
+    // The web server's connection (none) keeps none.
+    web.$client.pragma("busy_timeout = 0");
+    await transact(web, async (tx) => void (await addExpert("quick", tx)));
+    expect(web.$client.pragma("busy_timeout", { simple: true })).toBe(0);
+  });
+});
