@@ -84,6 +84,23 @@ describe("web app over HTTP (fresh database, seeded on start)", () => {
     expect(html).toContain('data-testid="consensus-chart"');
   });
 
+  it("sends small and large pages whole, each with its exact length (remix-handler.server.ts)", async () => {
+    // The dashboard's document is far past the size from which the adapter writes chunks instead of one copy.
+    for (const [path, large] of [
+      ["/scenarios", false],
+      ["/admin/studies/1", true],
+    ] as const) {
+      const res = await fetch(server.url + path, admin);
+      expect(res.status).toBe(200);
+      const body = Buffer.from(await res.arrayBuffer());
+      expect(body.byteLength > 64 * 1024).toBe(large);
+      expect(res.headers.get("content-length")).toBe(String(body.byteLength));
+      // Remix's data scripts follow the page's markup: the whole document has both.
+      expect(body.toString("utf8")).toContain("</html>");
+      expect(body.toString("utf8")).toMatch(/window\.__remixContext/);
+    }
+  });
+
   it("answers 404 with a helpful page for unknown pages and runs", async () => {
     const page = await fetch(server.url + "/no/such/page");
     expect(page.status).toBe(404);

@@ -45,6 +45,18 @@ function fetchRequest(req: ExpressRequest, res: ExpressResponse, appOrigin: stri
 /** Bodies up to this size are sent in one write; a larger one streams on after its first part. */
 const ONE_WRITE_BYTES = 1 << 20;
 
+/** Past this size, a whole body is written as its chunks in one corked write rather than copied into one buffer. */
+const COPY_BYTES = 64 * 1024;
+
+function endWith(res: ExpressResponse, chunks: Uint8Array[], size: number): void {
+  if (size <= COPY_BYTES) return void res.end(Buffer.concat(chunks, size));
+  // A large page (the dashboard's, ~0.8 MB): copying it cost ~1 ms of CPU per request and its share of collections.
+  if (!res.hasHeader("Content-Length")) res.setHeader("Content-Length", size);
+  res.cork();
+  for (const chunk of chunks) res.write(chunk);
+  res.end();
+}
+
 async function sendResponse(res: ExpressResponse, response: Response): Promise<void> {
   res.statusMessage = response.statusText;
   res.status(response.status);
@@ -57,7 +69,7 @@ async function sendResponse(res: ExpressResponse, response: Response): Promise<v
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
-    if (done) return void res.end(Buffer.concat(chunks));
+    if (done) return void endWith(res, chunks, size);
     chunks.push(value);
     size += value.byteLength;
     if (size > ONE_WRITE_BYTES) break;
