@@ -10,7 +10,9 @@
  * JavaScript (as bench:load does). Prints submits per second, p50/p95/p99 per request type,
  * unexpected answers (target: none) and the check that every acknowledged label is stored, with
  * the targets beside the figures. Before the phases it runs bench:annotation's in-process allocate + submit
- * measurement (measureInProcess) on this machine, and prints each flat-out figure as a ratio to it.
+ * measurement (measureInProcess) on this machine, and prints each flat-out figure as a ratio to it; then the
+ * route's own work in process (bench/route-work.ts), which splits the server's CPU per submit into the services'
+ * part and the HTTP stack's.
  * Figures only, no pass/fail; the exit code is 1 when a label is missing, an item is past k or an
  * answer was an error.
  *
@@ -33,6 +35,7 @@ import { latencyReport, percentile, type ClientMode, type RequestKind } from "./
 import { ensureTestBuild } from "./load-build.ts";
 import { measureFloor } from "./load-floor.ts";
 import { prepareLoadDatabase, type LoadFixture } from "./load-fixture.ts";
+import { measureRouteWork } from "./route-work.ts";
 import { runLoadPhase, type PhaseResult } from "./load-phase.ts";
 
 const MODE = process.env.MODE ?? "both";
@@ -64,6 +67,7 @@ function report(
   fixture: LoadFixture,
   targets: string[],
   inProcessPerSecond?: number,
+  routeMsPerSubmit?: number,
 ): void {
   console.log(`\n${title}: ${ANNOTATORS} annotators for ${r.seconds.toFixed(1)} s (${fixture.items} items, k = 3)`);
   console.log(`  submits acknowledged  ${r.record.acknowledged.length}`);
@@ -90,6 +94,11 @@ function report(
     console.log(
       `  server CPU per submit after the first quarter (logins and first pages done)  ${perSubmit.toFixed(2)} ms${inLabels}`,
     );
+    if (routeMsPerSubmit !== undefined)
+      console.log(
+        `  … of which the services' part (the route's work in process, above) ${routeMsPerSubmit.toFixed(2)} ms; ` +
+          `the rest, ${(perSubmit - routeMsPerSubmit).toFixed(2)} ms, is the HTTP stack's and the drafts' (one every fifth item)`,
+      );
   }
   console.log(latencyReport(r.record.samples));
   const cycle = r.record.samples.filter((s) => CYCLE.includes(s.kind)).map((s) => s.ms);
@@ -136,6 +145,13 @@ try {
       `${inProcess.labelsPerSecond.toFixed(0)} labels/s (allocate ${perLabel(inProcess.allocateSeconds)} ms, ` +
       `submit ${perLabel(inProcess.submitSeconds)} ms per label)`,
   );
+  const route = await measureRouteWork(IN_PROCESS_TRAJECTORIES);
+  console.log(
+    `The route's work in process (a browser's submit without HTTP: label, next step and next page in one locked ` +
+      `transaction; bench/route-work.ts): ${route.msPerSubmit.toFixed(3)} ms per submit ` +
+      `(${(1000 / route.msPerSubmit).toFixed(0)}/s, ${((route.msPerSubmit * inProcess.labelsPerSecond) / 1000).toFixed(2)}× ` +
+      "the allocate + submit time)",
+  );
   const phase = async (
     name: string,
     mode: ClientMode,
@@ -162,7 +178,7 @@ try {
   for (const mode of modes) {
     const r = await phase("flat", mode, FLAT_SECONDS);
     const targets = ["≥ 0.4× the in-process figure of this run, 0 errors"];
-    report(`Flat out, ${DESCRIBE[mode]}`, r, fixture, targets, inProcess.labelsPerSecond);
+    report(`Flat out, ${DESCRIBE[mode]}`, r, fixture, targets, inProcess.labelsPerSecond, route.msPerSubmit);
   }
   if (HUMAN_SECONDS > 0) {
     // People arrive over the first 20 s rather than all in one instant (50 password checks at once would be a login
