@@ -143,7 +143,9 @@ export function alignmentScatterSpec(points: readonly AlignmentPoint[], title: s
     height: 300,
     layer: [
       {
-        // Decorative (the subtitle says what it is): no accessible mark of its own, so no unnamed graphic.
+        // Decorative (the subtitle says what it is): no accessible mark of its own, so no unnamed graphic. One datum
+        // of its own: a layer without data draws nothing (the line was missing until a test found its empty group).
+        data: { values: [{}] },
         mark: { type: "rule", color: "#8c959f", strokeDash: [4, 4], aria: false },
         encoding: { x: { datum: 1 }, y: { datum: 1 }, x2: { datum: 5 }, y2: { datum: 5 } },
       },

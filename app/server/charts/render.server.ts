@@ -80,18 +80,26 @@ export function tooltipMarkNames(spec: { marks?: VegaMarkLike[] }): Set<string> 
 /**
  * Gives every item of the named marks a `<title>` child carrying its aria-label — Vega fills
  * that label from the tooltip fields and has already escaped it for an attribute (`&`, `<`,
- * `>`, `"`), which is equally safe as element text. A browser shows a `<title>` on hover.
+ * `>`, `"`), which is equally safe as element text. A browser shows a `<title>` on hover, and the
+ * title is the item's accessible name in SVG, so the item's own ARIA attributes go: they said the
+ * same again (the dashboard's scatter: ~150 bytes a point, twice per drawing). Pages show a drawing
+ * inside `role="img"` with the data table beside it, so its points are not read one by one there.
  */
+/** An item's ARIA attributes, which its title replaces. */
+const ITEM_ARIA = /\s(?:aria-label|aria-roledescription|role)="[^"]*"/g;
+
 export function withHoverTitles(svg: string, markNames: ReadonlySet<string>): string {
   if (markNames.size === 0) return svg;
-  // A non-group mark's container holds only its items, each one empty element.
+  // A non-group mark's container holds only its items, each one empty element. A mark without items is one empty
+  // `<g …/>`, which must not open a container (it took the next mark's items as its own, and their titles with them).
   return svg.replace(
-    /(<g class="mark-[\w-]+ role-mark ([^"]*)"[^>]*>)([\s\S]*?)(<\/g>)/g,
+    /(<g class="mark-[\w-]+ role-mark ([^"]*)"(?:[^>]*[^/>])?>)([\s\S]*?)(<\/g>)/g,
     (whole, open: string, classes: string, items: string, close: string) => {
       if (!classes.split(" ").some((c) => markNames.has(c))) return whole;
       const titled = items.replace(
         /<(\w+)((?:\s[^<>]*?)?\saria-label="([^"]*)"[^<>]*?)\/>/g,
-        (_item, tag: string, attrs: string, label: string) => `<${tag}${attrs}><title>${label}</title></${tag}>`,
+        (_item, tag: string, attrs: string, label: string) =>
+          `<${tag}${attrs.replace(ITEM_ARIA, "")}><title>${label}</title></${tag}>`,
       );
       return open + titled + close;
     },

@@ -151,6 +151,16 @@ describe("chart data and tooltips", () => {
     expect(chart.svg.match(/aria-roledescription="line mark"/g)).toHaveLength(2);
   });
 
+  it("draws the alignment scatter's dashed line of agreement and a hover title on every point", async () => {
+    const chart = await renderChart(SPECS.alignment);
+    for (const svg of [chart.svg, chart.narrowSvg]) {
+      expect(svg.match(/<line [^>]*stroke-dasharray="4,4"/g)).toHaveLength(1);
+      const points = svg.match(/<path [^>]*><title>method: [^<]*expert mean: [^<]*<\/title><\/path>/g) ?? [];
+      expect(points.length).toBe(alignmentPoints(table).length);
+      expect(points.length).toBeGreaterThan(0);
+    }
+  });
+
   it("carries the spec's data: rows, columns, CSV in full precision, table cells rounded", () => {
     const data = chartData(consensus);
     expect(data.columns).toEqual(["series", "turn", "consensus"]);

@@ -33,7 +33,9 @@ describe("renderChartSvg hover titles", () => {
     expect(found[0]).toBe("why: calm &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quoted&quot; 'single'");
     expect(found[1]).toBe("why: plain");
     expect(svg).not.toContain("<script");
-    expect(svg).toMatch(/<path aria-label="why: plain"[^>]*><title>why: plain<\/title><\/path>/);
+    // The title names the point; the ARIA attributes that said the same again are gone.
+    expect(svg).toMatch(/<path [^>]*><title>why: plain<\/title><\/path>/);
+    expect(svg).not.toMatch(/<path [^>]*(aria-label|aria-roledescription|role)="[^"]*"[^>]*><title>/);
   });
 
   it("adds nothing to a chart without tooltips", async () => {
@@ -54,11 +56,35 @@ describe("renderChartSvg hover titles", () => {
     expect(found.some((t) => t.includes("mediator: m1") && t.includes("12.5"))).toBe(true);
   });
 
+  it("titles a tooltip mark drawn after a mark with no items (an empty, self-closing group)", async () => {
+    const svg = await renderChartSvg({
+      layer: [
+        { data: { values: [] }, mark: { type: "rule", aria: false }, encoding: { y: { datum: 1 } } },
+        {
+          data: {
+            values: [
+              { x: 1, why: "first" },
+              { x: 2, why: "second" },
+            ],
+          },
+          mark: "point",
+          encoding: { x: { field: "x", type: "quantitative" }, tooltip: [{ field: "why" }] },
+        },
+      ],
+    } as TopLevelSpec);
+    expect(svg).toMatch(/<g class="mark-rule role-mark layer_0_marks"[^>]*\/>/);
+    expect(titles(svg)).toEqual(["why: first", "why: second"]);
+    const empty = `<g class="mark-rule role-mark a" aria-hidden="true"/><g class="mark-symbol role-mark b"><path aria-label="y"/></g>`;
+    expect(withHoverTitles(empty, new Set(["b"]))).toBe(
+      `<g class="mark-rule role-mark a" aria-hidden="true"/><g class="mark-symbol role-mark b"><path><title>y</title></path></g>`,
+    );
+  });
+
   it("leaves marks it was not told about alone", () => {
-    const svg = `<g class="mark-symbol role-mark other"><path aria-label="x" d="M0"/></g>`;
+    const svg = `<g class="mark-symbol role-mark other"><path aria-label="x" role="graphics-symbol" d="M0"/></g>`;
     expect(withHoverTitles(svg, new Set(["mine"]))).toBe(svg);
     expect(withHoverTitles(svg, new Set(["other"]))).toBe(
-      `<g class="mark-symbol role-mark other"><path aria-label="x" d="M0"><title>x</title></path></g>`,
+      `<g class="mark-symbol role-mark other"><path d="M0"><title>x</title></path></g>`,
     );
   });
 });
