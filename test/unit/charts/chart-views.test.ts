@@ -151,6 +151,14 @@ describe("chart data and tooltips", () => {
     expect(chart.svg.match(/aria-roledescription="line mark"/g)).toHaveLength(2);
   });
 
+  it("draws every layer of every chart on its sample data: no mark left as an empty group", async () => {
+    for (const [name, spec] of Object.entries(SPECS)) {
+      const chart = await renderChart(spec);
+      for (const svg of [chart.svg, chart.narrowSvg])
+        expect(svg.match(/<g class="mark-[\w-]+ role-mark [^"]*"[^>]*\/>/g), name).toBeNull();
+    }
+  });
+
   it("draws the alignment scatter's dashed line of agreement and a hover title on every point", async () => {
     const chart = await renderChart(SPECS.alignment);
     for (const svg of [chart.svg, chart.narrowSvg]) {
