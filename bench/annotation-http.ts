@@ -97,7 +97,7 @@ function report(
     if (routeMsPerSubmit !== undefined)
       console.log(
         `  … of which the services' part (the route's work in process, above) ${routeMsPerSubmit.toFixed(2)} ms; ` +
-          `the rest, ${(perSubmit - routeMsPerSubmit).toFixed(2)} ms, is the HTTP stack's and the drafts' (one every fifth item)`,
+          `the rest, ${(perSubmit - routeMsPerSubmit).toFixed(2)} ms, is the HTTP stack's (requests, rendering) and the drafts' (one every fifth item)`,
       );
   }
   console.log(latencyReport(r.record.samples));
