@@ -88,4 +88,10 @@ describe("emotionChartSpec", () => {
     expect(svg).toContain("<title>Ana, turn 5: 70 — heard at last</title>");
     expect(svg).toContain("<title>mediator, turn 3</title>");
   });
+
+  it("keeps the points' hover titles on an unmediated run, whose mediator rule draws nothing", async () => {
+    const svg = await renderChartSvg(emotionChartSpec({ ...input, mediatorTurns: [] }));
+    expect(svg).toMatch(/role-mark mediator_turns_marks"[^>]*\/>/);
+    expect(svg).toContain("<title>Ana, turn 5: 70 — heard at last</title>");
+  });
 });
