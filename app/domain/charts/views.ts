@@ -9,7 +9,8 @@ import { CHART_BASE, OKABE_ITO } from "../benchmark/charts/style.ts";
 import { wilsonInterval } from "./intervals.ts";
 import type { AlignmentTable } from "../validation/alignment-table.ts";
 
-const BOTTOM_LEGEND = { orient: "bottom", direction: "vertical", labelLimit: 320 } as const;
+// The server draws without a canvas, so Vega estimates text widths, generously: 480 here lets ~45 characters through.
+const BOTTOM_LEGEND = { orient: "bottom", direction: "vertical", labelLimit: 480 } as const;
 
 export interface ConsensusSeries {
   label: string;
@@ -131,8 +132,8 @@ export function alignmentPoints(table: AlignmentTable): AlignmentPoint[] {
 
 export function alignmentScatterSpec(points: readonly AlignmentPoint[], title: string): TopLevelSpec {
   const methods = [...new Set(points.map((p) => p.method))];
-  const axis = (field: string, name: string) =>
-    ({ field, type: "quantitative", title: name, scale: { domain: [1, 5] } }) as const;
+  const scale = { domain: [1, 5] };
+  const axis = (field: string, name: string) => ({ field, type: "quantitative", title: name, scale }) as const;
   return {
     ...CHART_BASE,
     title: {
@@ -147,7 +148,8 @@ export function alignmentScatterSpec(points: readonly AlignmentPoint[], title: s
         // of its own: a layer without data draws nothing (the line was missing until a test found its empty group).
         data: { values: [{}] },
         mark: { type: "rule", color: "#8c959f", strokeDash: [4, 4], aria: false },
-        encoding: { x: { datum: 1 }, y: { datum: 1 }, x2: { datum: 5 }, y2: { datum: 5 } },
+        // The scale here too: a datum's default scale starts at 0, and layers share their scales.
+        encoding: { x: { datum: 1, scale }, y: { datum: 1, scale }, x2: { datum: 5 }, y2: { datum: 5 } },
       },
       {
         data: { values: points },
@@ -155,8 +157,16 @@ export function alignmentScatterSpec(points: readonly AlignmentPoint[], title: s
         encoding: {
           x: axis("expert", "expert mean (1–5)"),
           y: axis("value", "method's score (1–5)"),
-          color: { field: "method", type: "nominal", title: null, sort: methods, scale: { range: OKABE_ITO } },
-          shape: { field: "method", type: "nominal", sort: methods, legend: null },
+          // One legend for colour and shape (same field, same legend): the scatter had none while the shape's was off.
+          color: {
+            field: "method",
+            type: "nominal",
+            title: null,
+            sort: methods,
+            scale: { range: OKABE_ITO },
+            legend: BOTTOM_LEGEND,
+          },
+          shape: { field: "method", type: "nominal", title: null, sort: methods, legend: BOTTOM_LEGEND },
           tooltip: [
             { field: "method" },
             { field: "unit" },

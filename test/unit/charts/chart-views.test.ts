@@ -166,7 +166,19 @@ describe("chart data and tooltips", () => {
       const points = svg.match(/<path [^>]*><title>method: [^<]*expert mean: [^<]*<\/title><\/path>/g) ?? [];
       expect(points.length).toBe(alignmentPoints(table).length);
       expect(points.length).toBeGreaterThan(0);
+      // One legend names each method by colour and shape; both axes run over the 1–5 scale, not from 0.
+      expect(svg).toContain('aria-label="Symbol legend for shape and fill color with 1 value: Topic-localized');
+      const ticks = [...svg.matchAll(/role-axis-label"[\s\S]*?<\/g>/g)].map((m) =>
+        [...m[0].matchAll(/>([0-9.]+)</g)].map((x) => Number(x[1])),
+      );
+      expect(ticks).toHaveLength(2);
+      for (const axis of ticks) expect([Math.min(...axis), Math.max(...axis)]).toEqual([1, 5]);
     }
+    // A method's full name fits the wide drawing's legend (Vega estimates text widths without a canvas, generously).
+    const name = "Topic-localized evaluator (demo-judge)";
+    const wide = (await renderChart(alignmentScatterSpec([{ method: name, unit: "r · T1", expert: 2, value: 3 }], "t")))
+      .svg;
+    expect(wide).toMatch(/role-legend-label"[^>]*><text[^>]*>Topic-localized evaluator \(demo-judge\)<\/text>/);
   });
 
   it("carries the spec's data: rows, columns, CSV in full precision, table cells rounded", () => {
