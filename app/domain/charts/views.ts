@@ -213,7 +213,9 @@ export function intervalDotsSpec(o: {
   domain?: [number, number];
 }): TopLevelSpec {
   const order = o.dots.map((d) => d.label);
-  const y = { field: "label", type: "nominal", title: null, sort: order, axis: { labelLimit: 120 } } as const;
+  // Room for a crowd worker's name ("prolific worker 5f3a…"): Vega measures text generously without a canvas, and a
+  // limit of 120 cut every "link worker …" to the same label.
+  const y = { field: "label", type: "nominal", title: null, sort: order, axis: { labelLimit: 320 } } as const;
   const x = { field: "estimate", type: "quantitative", title: o.xTitle, scale: { domain: o.domain ?? [0, 100] } };
   return {
     ...CHART_BASE,

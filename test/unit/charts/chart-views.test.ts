@@ -181,6 +181,15 @@ describe("chart data and tooltips", () => {
     expect(wide).toMatch(/role-legend-label"[^>]*><text[^>]*>Topic-localized evaluator \(demo-judge\)<\/text>/);
   });
 
+  it("names every row of a dots chart in full: crowd workers' names differ only at their end", async () => {
+    const names = ["link worker W-DEMO-LINK-01", "link worker W-DEMO-LINK-02", "prolific worker 5f3a9b2c8d1e7f6a"];
+    const chart = await renderChart(goldDotsSpec(names.map((name) => ({ name, passed: 3, attempted: 4 }))));
+    const labels = [...chart.svg.matchAll(/role-axis-label"[\s\S]*?<\/g>/g)]
+      .flatMap((m) => [...m[0].matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((t) => t[1]))
+      .filter((t) => t.includes("worker"));
+    expect(labels).toEqual(names);
+  });
+
   it("carries the spec's data: rows, columns, CSV in full precision, table cells rounded", () => {
     const data = chartData(consensus);
     expect(data.columns).toEqual(["series", "turn", "consensus"]);
