@@ -77,6 +77,9 @@ export function tooltipMarkNames(spec: { marks?: VegaMarkLike[] }): Set<string> 
   return names;
 }
 
+/** An item's ARIA attributes, which its title replaces. */
+const ITEM_ARIA = /\s(?:aria-label|aria-roledescription|role)="[^"]*"/g;
+
 /**
  * Gives every item of the named marks a `<title>` child carrying its aria-label — Vega fills
  * that label from the tooltip fields and has already escaped it for an attribute (`&`, `<`,
@@ -85,9 +88,6 @@ export function tooltipMarkNames(spec: { marks?: VegaMarkLike[] }): Set<string> 
  * same again (the dashboard's scatter: ~150 bytes a point, twice per drawing). Pages show a drawing
  * inside `role="img"` with the data table beside it, so its points are not read one by one there.
  */
-/** An item's ARIA attributes, which its title replaces. */
-const ITEM_ARIA = /\s(?:aria-label|aria-roledescription|role)="[^"]*"/g;
-
 export function withHoverTitles(svg: string, markNames: ReadonlySet<string>): string {
   if (markNames.size === 0) return svg;
   // A non-group mark's container holds only its items, each one empty element. A mark without items is one empty
