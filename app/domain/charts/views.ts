@@ -9,7 +9,7 @@ import { CHART_BASE, OKABE_ITO } from "../benchmark/charts/style.ts";
 import { wilsonInterval } from "./intervals.ts";
 import type { AlignmentTable } from "../validation/alignment-table.ts";
 
-// The server draws without a canvas, so Vega estimates text widths, generously: 480 here lets ~45 characters through.
+// Legend labels in full: 480 px holds some 70 characters at 11 px (text-width.ts).
 const BOTTOM_LEGEND = { orient: "bottom", direction: "vertical", labelLimit: 480 } as const;
 
 export interface ConsensusSeries {
@@ -213,8 +213,8 @@ export function intervalDotsSpec(o: {
   domain?: [number, number];
 }): TopLevelSpec {
   const order = o.dots.map((d) => d.label);
-  // Room for a crowd worker's name ("prolific worker 5f3a…"): Vega measures text generously without a canvas, and a
-  // limit of 120 cut every "link worker …" to the same label.
+  // Room for a crowd worker's name ("prolific worker 5f3a9b2c8d1e7f6a"): a limit of 120 cut every "link worker …"
+  // to the same label.
   const y = { field: "label", type: "nominal", title: null, sort: order, axis: { labelLimit: 320 } } as const;
   const x = { field: "estimate", type: "quantitative", title: o.xTitle, scale: { domain: o.domain ?? [0, 100] } };
   return {

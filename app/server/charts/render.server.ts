@@ -8,10 +8,11 @@
 import type { TopLevelSpec } from "vega-lite";
 import { withRoundedHover } from "../../domain/charts/hover.ts";
 import { chartData, narrowChartSpec, type RenderedChart } from "../../domain/charts/chart-data.ts";
+import { CHART_FONT, vegaTextWidth } from "../../domain/charts/text-width.ts";
 
 /** The look every chart shares: legible in print (≥ 11 px text), no chart-junk. */
 const CHART_CONFIG = {
-  font: "system-ui, -apple-system, 'Segoe UI', sans-serif",
+  font: CHART_FONT,
   axis: { labelFontSize: 11, titleFontSize: 12, grid: true, gridOpacity: 0.4 },
   legend: { labelFontSize: 11, titleFontSize: 12 },
   header: { labelFontSize: 12, titleFontSize: 12 },
@@ -19,17 +20,40 @@ const CHART_CONFIG = {
   view: { stroke: "#ddd" },
 };
 
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The house look under a spec's own config, merged a section at a time: a spec (or the narrow drawing) that sets one
+ * thing of its legends or titles keeps the house fonts and anchor for the rest.
+ */
+export function withHouseConfig(own: object | undefined): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...CHART_CONFIG };
+  for (const [key, value] of Object.entries(own ?? {})) {
+    const house = merged[key];
+    merged[key] = isRecord(house) && isRecord(value) ? { ...house, ...value } : value;
+  }
+  return merged;
+}
+
 /**
  * Vega and Vega-Lite (some 60 packages), imported on the first chart: a CLI command that draws no chart (`socrates db`,
  * `import`) or a server that has drawn none yet does not pay for loading them.
  */
 let runtime: Promise<[typeof import("vega"), typeof import("vega-lite")]> | undefined;
 
+async function loadRuntime(): Promise<[typeof import("vega"), typeof import("vega-lite")]> {
+  const [vega, vegaLite] = await Promise.all([import("vega"), import("vega-lite")]);
+  // Without a canvas Vega guesses 0.8 em a character; measure by font metrics instead (text-width.ts). Vega exports
+  // vega-scenegraph's textMetrics, which its typings leave out.
+  (vega as unknown as { textMetrics: { width: typeof vegaTextWidth } }).textMetrics.width = vegaTextWidth;
+  return [vega, vegaLite];
+}
+
 export async function renderChartSvg(spec: TopLevelSpec): Promise<string> {
-  runtime ??= Promise.all([import("vega"), import("vega-lite")]);
+  runtime ??= loadRuntime();
   const [vega, { compile }] = await runtime;
   const rounded = withRoundedHover(spec);
-  const compiled = compile({ ...rounded, config: { ...CHART_CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
+  const compiled = compile({ ...rounded, config: withHouseConfig(spec.config) } as TopLevelSpec).spec;
   const view = new vega.View(vega.parse(compiled), { renderer: "none" });
   try {
     return withHoverTitles(await view.toSVG(), tooltipMarkNames(compiled));

@@ -159,6 +159,21 @@ describe("chart data and tooltips", () => {
     }
   });
 
+  it("keeps the house text in wide and narrow drawings: nothing under 11 px, titles 14 px at the start", async () => {
+    for (const [name, spec] of Object.entries(SPECS)) {
+      const chart = await renderChart(spec);
+      for (const svg of [chart.svg, chart.narrowSvg]) {
+        const sizes = [...svg.matchAll(/font-size="(\d+)px"/g)].map((m) => Number(m[1]));
+        expect(Math.min(...sizes), name).toBeGreaterThanOrEqual(11);
+        // The narrow drawing sets its own title limit and legend layout; the rest of the house look stays.
+        const drawn = [...svg.matchAll(/aria-label="Title text '([^']*)'"[^>]*><text ([^>]*)>/g)];
+        const title = drawn.find((m) => m[1] === chart.title)?.[2] ?? "";
+        expect(title, name).toContain('font-size="14px"');
+        expect(title, name).toContain('text-anchor="start"');
+      }
+    }
+  });
+
   it("draws the alignment scatter's dashed line of agreement and a hover title on every point", async () => {
     const chart = await renderChart(SPECS.alignment);
     for (const svg of [chart.svg, chart.narrowSvg]) {
@@ -174,7 +189,7 @@ describe("chart data and tooltips", () => {
       expect(ticks).toHaveLength(2);
       for (const axis of ticks) expect([Math.min(...axis), Math.max(...axis)]).toEqual([1, 5]);
     }
-    // A method's full name fits the wide drawing's legend (Vega estimates text widths without a canvas, generously).
+    // A method's full name fits the wide drawing's legend.
     const name = "Topic-localized evaluator (demo-judge)";
     const wide = (await renderChart(alignmentScatterSpec([{ method: name, unit: "r · T1", expert: 2, value: 3 }], "t")))
       .svg;
