@@ -26,7 +26,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
  * The house look under a spec's own config, merged a section at a time: a spec (or the narrow drawing) that sets one
  * thing of its legends or titles keeps the house fonts and anchor for the rest.
  */
-export function withHouseConfig(own: object | undefined): Record<string, unknown> {
+function withHouseConfig(own: object | undefined): Record<string, unknown> {
   const merged: Record<string, unknown> = { ...CHART_CONFIG };
   for (const [key, value] of Object.entries(own ?? {})) {
     const house = merged[key];
