@@ -1,6 +1,7 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { postgresAvailable } from "./harness/postgres.ts";
+import { sharedWorkerTests } from "./harness/test-isolation.ts";
 
 // The PostgreSQL half runs wherever PostgreSQL is installed, and always under CI (a missing server is a failure there).
 const withPostgres = postgresAvailable() || process.env.CI === "true";
@@ -39,6 +40,9 @@ const POSTGRES_HALF = [
   "test/unit/annotation/next-page.test.ts",
 ];
 
+/** Unit test files that touch nothing process-wide: they share worker threads (harness/test-isolation.ts). */
+const SHARED = sharedWorkerTests("test/unit");
+
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.
 export default defineConfig({
   test: {
@@ -49,13 +53,21 @@ export default defineConfig({
     // re-renders); 1 s, the default, is too short on a loaded 2-core CI machine. A wait, not a timing target.
     expect: { poll: { timeout: 10_000 } },
     pool: "forks",
+    // The "shared" project's files run one after another in one thread that stays: a pool of its own beside the
+    // forks. Measured on 2 cores, the suite took 454 s so, 557 s with two such threads (they crowded the browser
+    // tests) and 593 s with a process per file.
+    poolOptions: { threads: { isolate: false, maxThreads: 1, minThreads: 1 } },
     // Vitest's default is one worker fewer than the cores: one on our 2-core machines, so every file waited for
     // the last. Browser and server tests spend most of their time waiting on Chromium and the server (processes
     // of their own), so two files at a time keep both cores busy.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     reporters: ["default", "./test/plain-summary-reporter.ts"],
     projects: [
-      { extends: true, test: { name: "sqlite", include: ["test/**/*.test.ts", "test/**/*.test.tsx"] } },
+      {
+        extends: true,
+        test: { name: "sqlite", include: ["test/**/*.test.ts", "test/**/*.test.tsx"], exclude: SHARED },
+      },
+      { extends: true, test: { name: "shared", include: SHARED, pool: "threads" } },
       ...(withPostgres
         ? [
             {
