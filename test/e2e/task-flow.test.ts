@@ -27,6 +27,7 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
   let browser: Browser;
   let rapidStudy = 0;
   let actionStudy = 0;
+  let flagStudy = 0;
   let abStudy = 0;
   const shapes = new Map<number, { topics: string[]; parties: string[] }>();
 
@@ -74,8 +75,16 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
       labelsPerItem: 1,
       config: { seed: 17 },
     });
+    // The flag and undo test's own study, so it runs alone as well as after the skip test.
+    flagStudy = await createConsensusStudy(db, {
+      name: "Flag undo",
+      pool: "expert",
+      trajectories: 1,
+      labelsPerItem: 1,
+      config: { seed: 17 },
+    });
     abStudy = await createAbStudy(db, { name: "A/B actions", pool: "expert" });
-    for (const id of [...itemsOf(rapidStudy), ...itemsOf(actionStudy)]) {
+    for (const id of [...itemsOf(rapidStudy), ...itemsOf(actionStudy), ...itemsOf(flagStudy)]) {
       const label = await validConsensusLabel(db, id);
       shapes.set(id, {
         topics: Object.keys(label.topics),
@@ -183,11 +192,11 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
   });
 
   it("flag stores the comment and leaves the item open; undo (listed in the shortcut help) reopens the previous item and stores a revision; ?from=mine returns to My labels", async () => {
-    const [, second, third] = itemsOf(actionStudy);
+    const [flagged, next] = itemsOf(flagStudy);
     const page = await browser.newPage();
     await signIn(page, server.url, DEMO.ben);
-    await page.goto(`${server.url}/annotate/${actionStudy}/next`);
-    await waitForKeys(page, second);
+    await page.goto(`${server.url}/annotate/${flagStudy}/next`);
+    await waitForKeys(page, flagged);
 
     await page.keyboard.press("!");
     await page.getByLabel(/What is wrong with this item/).fill("Turn 4 repeats turn 3 word for word.");
@@ -197,44 +206,44 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
       read(
         `SELECT f.study_item_id AS itemId, f.comment FROM item_flags f JOIN annotators n ON n.id = f.annotator_id WHERE n.username = 'ben'`,
       ),
-    ).toEqual([{ itemId: second, comment: "Turn 4 repeats turn 3 word for word." }]);
-    expect(await itemOnScreen(page)).toBe(second);
+    ).toEqual([{ itemId: flagged, comment: "Turn 4 repeats turn 3 word for word." }]);
+    expect(await itemOnScreen(page)).toBe(flagged);
 
-    for (const key of keysFor(second, "a", 2)) await page.keyboard.press(key);
+    for (const key of keysFor(flagged, "a", 2)) await page.keyboard.press(key);
     await page.keyboard.press("Control+Enter");
-    await waitForItem(page, third);
-    await page.keyboard.press("3"); // work begun on the third item: a draft not yet saved (autosave waits for a pause)
+    await waitForItem(page, next);
+    await page.keyboard.press("3"); // work begun on the next item: a draft not yet saved (autosave waits for a pause)
     await page.keyboard.press("?");
     await page.getByRole("dialog").getByText("Undo last").waitFor();
     await page.keyboard.press("Escape");
     await page.getByRole("dialog").waitFor({ state: "detached" });
     await page.keyboard.press("Control+z");
-    await waitForItem(page, second);
+    await waitForItem(page, flagged);
     await page.getByText("Submitted (revision 1)").waitFor();
     // That draft is saved on its own item before the undo leaves it, never on the reopened one.
     const drafts = () =>
       read<{ itemId: number }>(
         `SELECT d.study_item_id AS itemId FROM label_drafts d JOIN annotators n ON n.id = d.annotator_id WHERE n.username = 'ben'`,
       );
-    await expect.poll(drafts).toEqual([{ itemId: third }]);
+    await expect.poll(drafts).toEqual([{ itemId: next }]);
     await page.keyboard.press("4"); // the first topic's score (every topic is complete, so the first has focus)
     await page.keyboard.press("Control+Enter");
-    await waitForItem(page, third);
-    const revised = latestLabels(actionStudy, "ben").find((l) => l.itemId === second)!;
+    await waitForItem(page, next);
+    const revised = latestLabels(flagStudy, "ben").find((l) => l.itemId === flagged)!;
     expect(revised.revision).toBe(2);
     expect(Object.values(revised.payload.topics!)[0].score).toBe(4);
     expect(
       read(
         `SELECT count(*) AS n FROM label_revisions r JOIN labels l ON l.id = r.label_id WHERE l.study_item_id = ?`,
-        second,
+        flagged,
       ),
     ).toEqual([{ n: 2 }]);
 
-    await page.goto(`${server.url}/annotate/${actionStudy}/items/${second}?from=mine`);
-    await waitForKeys(page, second);
+    await page.goto(`${server.url}/annotate/${flagStudy}/items/${flagged}?from=mine`);
+    await waitForKeys(page, flagged);
     await page.keyboard.press("5");
     await page.keyboard.press("Control+Enter");
-    await page.waitForURL(`${server.url}/annotate/${actionStudy}/mine`);
+    await page.waitForURL(`${server.url}/annotate/${flagStudy}/mine`);
     await page.close();
   });
 
