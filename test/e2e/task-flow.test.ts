@@ -67,22 +67,12 @@ describe.runIf(runBrowserTests)("task page flow in Chromium", { timeout: 180_000
       trajectories: 4,
       config: { seed: 11 },
     });
-    // Seed 17 draws a trajectory of four snippets from the demo pool (the tests below walk three).
-    actionStudy = await createConsensusStudy(db, {
-      name: "Skip flag undo",
-      pool: "expert",
-      trajectories: 1,
-      labelsPerItem: 1,
-      config: { seed: 17 },
-    });
-    // The flag and undo test's own study, so it runs alone as well as after the skip test.
-    flagStudy = await createConsensusStudy(db, {
-      name: "Flag undo",
-      pool: "expert",
-      trajectories: 1,
-      labelsPerItem: 1,
-      config: { seed: 17 },
-    });
+    // Seed 17 draws a trajectory of four snippets from the demo pool, one label each (the tests below walk three). The
+    // flag and undo test has a study of its own, so it runs alone as well as after the skip test.
+    const oneTrajectory = (name: string) =>
+      createConsensusStudy(db, { name, pool: "expert", trajectories: 1, labelsPerItem: 1, config: { seed: 17 } });
+    actionStudy = await oneTrajectory("Skip");
+    flagStudy = await oneTrajectory("Flag and undo");
     abStudy = await createAbStudy(db, { name: "A/B actions", pool: "expert" });
     for (const id of [...itemsOf(rapidStudy), ...itemsOf(actionStudy), ...itemsOf(flagStudy)]) {
       const label = await validConsensusLabel(db, id);
