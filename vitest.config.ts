@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { postgresAvailable } from "./harness/postgres.ts";
 import { sharedWorkerTests } from "./harness/test-isolation.ts";
 
@@ -40,7 +40,7 @@ const POSTGRES_HALF = [
   "test/unit/annotation/next-page.test.ts",
 ];
 
-/** Unit test files that touch nothing process-wide: they share worker threads (harness/test-isolation.ts). */
+/** Unit test files that touch nothing process-wide: they share one worker thread (harness/test-isolation.ts). */
 const SHARED = sharedWorkerTests("test/unit");
 
 // Kept apart from vite.config.ts so the Remix plugin never loads under test.
@@ -65,7 +65,11 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "sqlite", include: ["test/**/*.test.ts", "test/**/*.test.tsx"], exclude: SHARED },
+        test: {
+          name: "sqlite",
+          include: ["test/**/*.test.ts", "test/**/*.test.tsx"],
+          exclude: [...configDefaults.exclude, ...SHARED],
+        },
       },
       { extends: true, test: { name: "shared", include: SHARED, pool: "threads" } },
       ...(withPostgres
