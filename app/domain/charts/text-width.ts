@@ -64,12 +64,13 @@ const OTHER: Record<string, [number, number]> = {
 
 /** One character's advance, thousandths of an em. */
 function charWidth(ch: string, bold: boolean): number {
+  const ascii = bold ? BOLD : REGULAR;
   const code = ch.codePointAt(0) ?? 0;
-  if (code >= 32 && code <= 126) return (bold ? BOLD : REGULAR)[code - 32];
+  if (code >= 32 && code <= 126) return ascii[code - 32];
   const known = OTHER[ch];
   if (known !== undefined) return known[bold ? 1 : 0];
   const base = ch.normalize("NFD").charCodeAt(0);
-  if (base >= 32 && base <= 126) return (bold ? BOLD : REGULAR)[base - 32];
+  if (base >= 32 && base <= 126) return ascii[base - 32];
   // CJK, kana, hangul and emoji take a full em; anything else a wide capital's width.
   return code >= 0x1100 ? 1000 : 850;
 }
